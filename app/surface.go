@@ -1,0 +1,222 @@
+package app
+
+import (
+	"context"
+	"time"
+)
+
+// Surface is what a Session needs from a screen. ui implements it; tests use
+// a fake. Show never blocks; Ask and AskGrants block the Session's goroutine
+// (never the stdout reader) until the person answers or ctx is cancelled.
+type Surface interface {
+	// Show delivers one event for the transcript and status line.
+	Show(ev Event)
+	// Ask puts a live can_use_tool question to the person. ctx is cancelled
+	// when the CLI withdraws the question or the session ends.
+	Ask(ctx context.Context, q Question) Decision
+	// AskGrants offers, after a turn, every grantable denial of it at once.
+	AskGrants(ctx context.Context, r GrantRequest) Decision
+}
+
+// EventKind says what an Event carries.
+type EventKind int
+
+const (
+	EvStatus     EventKind = iota // Status: session state changed
+	EvPrompt                      // Text: the person's own prompt (or Latch's retry message)
+	EvText                        // Text: assistant text delta for block BlockID
+	EvThinking                    // Text: thinking delta for block BlockID
+	EvToolCall                    // Tool: a tool call began (Tool.Input may still be partial)
+	EvToolUpdate                  // Tool: the call's full input is known
+	EvToolResult                  // Tool: its result (Result, IsError, Denial)
+	EvTurnEnd                     // Turn: the turn ended
+	EvNotice                      // Text: something worth a line (retrying, resuming, interrupted)
+	EvError                       // Err: something failed; say what and what to do
+)
+
+// Event is the one type that flows up from a Session to the UI.
+type Event struct {
+	Kind    EventKind
+	Text    string
+	BlockID string // identifies one streamed text/thinking block
+	Tool    *ToolCall
+	Turn    *TurnInfo
+	Status  *Status
+	Err     *ErrorInfo
+}
+
+// ToolCall is a tool call as the transcript shows it.
+type ToolCall struct {
+	ID      string
+	Name    string
+	Summary string // one line: the command, the path, …
+	Input   string // the input, pretty-printed JSON
+	Result  string
+	IsError bool
+	// Denial is the class in words ("blocked: permission channel closed",
+	// "needs approval", "denied by rule", …), "" when not a denial.
+	Denial    string
+	Grantable bool
+}
+
+// TurnInfo is the end of one turn.
+type TurnInfo struct {
+	IsError      bool
+	ErrorText    string // what went wrong, in words, when IsError
+	CostUSD      float64
+	InputTokens  int
+	OutputTokens int
+	Denials      int
+	Duration     time.Duration
+	// Session totals so far.
+	SessionCostUSD      float64
+	SessionInputTokens  int
+	SessionOutputTokens int
+}
+
+// State is where a Session is.
+type State int
+
+const (
+	Idle     State = iota // waiting for a prompt
+	Running               // a turn is under way
+	Stopping              // an interrupt was sent
+	Asking                // a question waits for the person
+	Closed
+)
+
+func (s State) String() string {
+	switch s {
+	case Idle:
+		return "idle"
+	case Running:
+		return "running"
+	case Stopping:
+		return "stopping"
+	case Asking:
+		return "waiting for you"
+	case Closed:
+		return "closed"
+	}
+	return "unknown"
+}
+
+// Status is the status line's content.
+type Status struct {
+	State          State
+	SessionID      string
+	Model          string
+	PermissionMode string // the CLI's permissionMode
+	Prompts        string // "live" or "after_turn"
+	Workdir        string
+	DangerousSkip  bool // --dangerously-skip-permissions is on
+}
+
+// ErrorInfo is a failure the person must see in the window.
+type ErrorInfo struct {
+	Title  string // one line: "Claude Code CLI not found"
+	Detail string // what happened and what to do; may hold the stderr tail
+}
+
+// Question is one live permission question.
+type Question struct {
+	RequestID   string
+	Tool        string
+	DisplayName string
+	Description string
+	Summary     string // one line: the command, the path
+	Input       string // pretty-printed input
+	Command     string // Bash
+	Path        string // file tools
+	Diff        string // Edit/Write: the change as a unified diff
+	BlockedPath string
+	Reason      string // decision_reason
+	// Rule is the suggested "always allow" rule, e.g. "Bash(touch x.txt)".
+	Rule string
+	// Folder, when set, is a folder whose grant would let the call run.
+	Folder string
+	// Questions is set for AskUserQuestion: the person picks answers.
+	Questions []AskItem
+}
+
+// AskItem is one question of an AskUserQuestion call.
+type AskItem struct {
+	Question    string
+	Header      string
+	Options     []string
+	MultiSelect bool
+}
+
+// Action is what the person chose.
+type Action int
+
+const (
+	AllowOnce   Action = iota // run this call
+	AllowAlways               // run it and save Rule in Scope
+	Deny                      // refuse with Message; the turn goes on
+	DenyStop                  // refuse and stop the turn
+	GrantFolder               // save Folder (Scope) and run the call
+	Grant                     // after a turn: save Rules and Folders, then retry
+	NotNow                    // after a turn: grant nothing
+)
+
+// Scope is where a grant goes.
+type Scope int
+
+const (
+	ScopeUser    Scope = iota // ~/.claude/settings.json
+	ScopeProject              // <workdir>/.claude/settings.local.json
+	ScopeOnce                 // this retry / this process only; saved nowhere
+)
+
+// Decision is the one type that flows back from the UI to a Session: the
+// answer to a Question or to a GrantRequest.
+type Decision struct {
+	Action  Action
+	Message string // Deny: the person's words ("" = Latch's default)
+	Rule    string // AllowAlways: the rule as edited
+	Folder  string // GrantFolder
+	Scope   Scope
+	// Answers holds the AskUserQuestion choices: question text -> option text.
+	Answers map[string]string
+	// Grant: the rules and folders the person ticked, as edited.
+	Rules   []string
+	Folders []string
+	// Force is set when the person confirmed a grant of / or the home folder.
+	Force bool
+}
+
+// GrantRequest lists a turn's grantable denials, deduplicated by tool rule
+// and by folder.
+type GrantRequest struct {
+	Round   int // 1 for the first retry, up to MaxRounds
+	Tools   []ToolGrant
+	Folders []FolderGrant
+	Workdir string
+}
+
+// ToolGrant is one tool to offer.
+type ToolGrant struct {
+	Rule    string // the rule to save, e.g. "Bash"
+	Tool    string
+	Reason  string // the class in words
+	Example string // what the denied call tried
+}
+
+// FolderGrant is one folder to offer.
+type FolderGrant struct {
+	Path    string // suggested folder
+	Tool    string
+	Reason  string
+	Example string
+}
+
+// DefaultDenyMessage is what Latch tells the CLI when the person denies
+// without words of their own.
+const DefaultDenyMessage = "Denied in Latch."
+
+// RetryMessage is the fixed prompt of a resumed turn after grants.
+const RetryMessage = "Continue — the permissions you needed are granted now. Retry the tool calls that failed."
+
+// MaxRounds caps the grant-and-retry loop.
+const MaxRounds = 3

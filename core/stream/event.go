@@ -1,0 +1,254 @@
+// Package stream is the Claude Code CLI's stream-json protocol: it reads the
+// CLI's stdout into typed events, ties tool results to their tool calls,
+// classifies permission denials per turn, and encodes every line Latch writes
+// back on the CLI's stdin. It knows nothing of processes, files or Fyne.
+package stream
+
+import "encoding/json"
+
+// Kind says which field of an Event is set.
+type Kind int
+
+const (
+	KindUnknown   Kind = iota // a well-formed line of a type Latch does not know; ignored
+	KindMalformed             // a line that is not JSON; Event.Malformed is set
+
+	KindInit             // system/init; Event.Init
+	KindStatus           // system/status; Event.Status
+	KindAPIRetry         // system/api_retry; Event.APIRetry
+	KindPermissionDenied // system/permission_denied; Event.PermissionDenied
+
+	KindMessageStart // stream_event message_start; Event.Delta (MessageID only)
+	KindBlockStart   // stream_event content_block_start; Event.Delta (Index, BlockType, ToolUseID, ToolName)
+	KindTextDelta    // stream_event text_delta; Event.Delta.Text
+	KindThinkingDelta
+	KindToolInputDelta // stream_event input_json_delta; Event.Delta.PartialJSON
+	KindBlockStop
+	KindMessageDelta // stream_event message_delta; Event.Delta.StopReason
+	KindMessageStop
+
+	KindAssistant // one assistant content block; Event.Block
+	KindToolResult
+	KindInterruptMarker // "[Request interrupted by user…]"; Event.Text
+	KindUserText        // other user text (replays); Event.Text
+
+	KindResult // end of a turn; Event.Result (with Result.Turn filled)
+
+	KindControlRequest // CLI -> host; Event.Request
+	KindControlCancel  // control_cancel_request; Event.RequestID
+	KindControlResponse
+)
+
+// Event is one line of the CLI's stdout, decoded. Exactly the field named by
+// Kind is set (plus SessionID where the line carries one).
+type Event struct {
+	Kind      Kind
+	Line      int // 1-based line number in the stream
+	SessionID string
+
+	Init             *Init
+	Status           *Status
+	APIRetry         *APIRetry
+	PermissionDenied *PermissionDenied
+	Delta            *Delta
+	Block            *Block
+	ToolResult       *ToolResult
+	Text             string
+	Result           *Result
+	Request          *ControlRequest
+	Response         *ControlResponse
+	RequestID        string // KindControlCancel
+	Malformed        *Malformed
+}
+
+type Init struct {
+	SessionID             string
+	CWD                   string
+	Model                 string
+	Tools                 []string
+	PermissionMode        string
+	AdditionalDirectories []string
+	Version               string // claude_code_version
+}
+
+type Status struct {
+	Status         string // "requesting" or ""
+	PermissionMode string
+}
+
+type APIRetry struct {
+	Attempt      int
+	MaxRetries   int
+	RetryDelayMS int
+	ErrorStatus  int // 0 when the CLI sent null (connection refused)
+	Error        string
+}
+
+type PermissionDenied struct {
+	ToolName           string
+	ToolUseID          string
+	Message            string
+	DecisionReason     string
+	DecisionReasonType string
+}
+
+// Delta is a stream_event (partial mode only).
+type Delta struct {
+	MessageID   string
+	Index       int
+	BlockType   string // "text", "thinking", "tool_use" (content_block_start)
+	ToolUseID   string // content_block_start of a tool_use
+	ToolName    string
+	Text        string // text_delta / thinking_delta
+	PartialJSON string // input_json_delta
+	StopReason  string // message_delta
+}
+
+// Block is one assistant content block.
+type Block struct {
+	MessageID string
+	Type      string // "text", "thinking", "tool_use", or what the CLI sent
+	Text      string // text / thinking
+	// Streamed is true when the same text already arrived as deltas of this
+	// message, so a viewer must not show it twice.
+	Streamed bool
+	ToolUse  *ToolUse // Type == "tool_use"
+	// APIError is set on the CLI's synthetic "API Error: …" message.
+	APIError       bool
+	APIErrorStatus int
+}
+
+// ToolUse is one tool call, as known from content_block_start +
+// input_json_delta or from the assistant tool_use block.
+type ToolUse struct {
+	ID    string
+	Name  string
+	Input json.RawMessage
+}
+
+// ToolResult is one tool_result block of a user line.
+type ToolResult struct {
+	ToolUseID string
+	Tool      string // from the registry; "" if the call was never seen
+	Input     json.RawMessage
+	Text      string // string content, or the text blocks joined
+	IsError   bool
+	Denial    *Denial // nil unless this failure is a permission denial
+}
+
+// Class is the kind of permission denial (see protocol.md §6).
+type Class string
+
+const (
+	StreamClosed Class = "stream_closed"
+	NotGranted   Class = "not_granted"
+	DenyRule     Class = "deny_rule"
+	UserDenied   Class = "user_denied"
+	HostError    Class = "host_error"
+	Interrupted  Class = "interrupted"
+	Phrase       Class = "phrase" // reactive phrase detection (opt-in)
+)
+
+// Grantable reports whether granting the tool or folder and retrying can help.
+func (c Class) Grantable() bool {
+	switch c {
+	case StreamClosed, NotGranted, HostError, Phrase:
+		return true
+	}
+	return false
+}
+
+// Denial is one tool call refused by a permission check.
+type Denial struct {
+	Class     Class
+	Tool      string
+	ToolUseID string
+	Input     json.RawMessage
+	// Dir is the absolute, cleaned folder whose grant would let the call run,
+	// or "" when a folder grant does not help (Bash, paths inside the cwd).
+	Dir  string
+	Text string // the CLI's words
+}
+
+// Result is the end of one turn.
+type Result struct {
+	Subtype           string
+	IsError           bool
+	Text              string // "result"
+	SessionID         string
+	NumTurns          int
+	CostUSD           float64
+	Usage             Usage
+	PermissionDenials []PermissionDenialEntry
+	Errors            []string
+	TerminalReason    string
+	APIErrorStatus    int // 0 when null
+	ResultIndex       int
+	Turn              *Turn // what the Decoder gathered over the turn
+}
+
+type Usage struct {
+	InputTokens              int
+	OutputTokens             int
+	CacheCreationInputTokens int
+	CacheReadInputTokens     int
+}
+
+type PermissionDenialEntry struct {
+	ToolName  string
+	ToolUseID string
+	ToolInput json.RawMessage
+}
+
+// Turn is what one turn did, gathered by the Decoder up to its result.
+type Turn struct {
+	ToolUses []ToolUse
+	Denials  []Denial // every denial of the turn, in order, one per tool_use_id
+	Text     string   // the assistant's text of the turn, joined
+}
+
+// Grantable returns the denials that a grant and a retry could fix.
+func (t *Turn) Grantable() []Denial {
+	var out []Denial
+	for _, d := range t.Denials {
+		if d.Class.Grantable() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// ControlRequest is a request from the CLI to the host.
+type ControlRequest struct {
+	RequestID  string
+	Subtype    string      // "can_use_tool", "hook_callback", "mcp_message", "elicitation", …
+	CanUseTool *CanUseTool // Subtype == "can_use_tool"
+	Raw        json.RawMessage
+}
+
+// CanUseTool asks the host to approve one tool call.
+type CanUseTool struct {
+	ToolName                string
+	DisplayName             string
+	Title                   string
+	Input                   json.RawMessage
+	Description             string
+	Suggestions             []json.RawMessage // permission_suggestions, verbatim, to echo back
+	BlockedPath             string
+	DecisionReason          string // a string, or an object's text, parsed leniently
+	DecisionReasonType      string
+	ToolUseID               string
+	RequiresUserInteraction bool
+}
+
+type ControlResponse struct {
+	RequestID string
+	Subtype   string // "success" or "error"
+	Error     string
+	Response  json.RawMessage
+}
+
+type Malformed struct {
+	Err  string
+	Size int
+}
