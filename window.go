@@ -1,0 +1,8 @@
+package main
+
+import "fmt"
+
+func openWindow(dir string) int {
+	fmt.Println("window: not built yet", dir)
+	return 1
+}
