@@ -10,7 +10,7 @@ import "encoding/json"
 type Kind int
 
 const (
-	KindUnknown   Kind = iota // a well-formed line of a type Latch does not know; ignored
+	KindUnknown   Kind = iota // a well-formed line (or stream_event / content block) of a type Latch does not know; ignored
 	KindMalformed             // a line that is not JSON; Event.Malformed is set
 
 	KindInit             // system/init; Event.Init
@@ -203,8 +203,8 @@ type PermissionDenialEntry struct {
 // Turn is what one turn did, gathered by the Decoder up to its result.
 type Turn struct {
 	ToolUses []ToolUse
-	Denials  []Denial // every denial of the turn, in order, one per tool_use_id
-	Text     string   // the assistant's text of the turn, joined
+	Denials  []Denial // every denial of the turn, in call order, one per tool_use_id
+	Text     string   // the assistant's text blocks of the turn, joined with "\n"
 }
 
 // Grantable returns the denials that a grant and a retry could fix.

@@ -1,0 +1,198 @@
+package stream
+
+import (
+	"encoding/json"
+
+	"github.com/tidwall/gjson"
+)
+
+// streamEvent decodes a partial-mode stream_event. It remembers which blocks
+// of the current message streamed text (Block.Streamed) and joins the
+// input_json_delta fragments of tool_use blocks.
+func (d *Decoder) streamEvent(l *line, ev Event) {
+	var typ, index, message, block, delta gjson.Result
+	l.event.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "type":
+			typ = v
+		case "index":
+			index = v
+		case "message":
+			message = v
+		case "content_block":
+			block = v
+		case "delta":
+			delta = v
+		}
+		return true
+	})
+	msgID := l.apiMessageID.Str
+	if typ.Str == "message_start" {
+		if id := message.Get("id").Str; id != "" {
+			msgID = id
+		}
+		if msgID != d.streamMsg {
+			d.streamMsg = msgID
+			clear(d.streamed)
+			clear(d.open)
+		}
+	}
+	if msgID == "" {
+		msgID = d.streamMsg
+	}
+	idx := int(index.Int())
+	dl := &Delta{MessageID: msgID, Index: idx}
+	ev.Delta = dl
+	switch typ.Str {
+	case "message_start":
+		ev.Kind = KindMessageStart
+	case "content_block_start":
+		ev.Kind = KindBlockStart
+		var id, name gjson.Result
+		block.ForEach(func(k, v gjson.Result) bool {
+			switch k.Str {
+			case "type":
+				dl.BlockType = v.Str
+			case "id":
+				id = v
+			case "name":
+				name = v
+			}
+			return true
+		})
+		if dl.BlockType == "tool_use" && id.Str != "" {
+			dl.ToolUseID, dl.ToolName = id.Str, name.Str
+			d.register(id.Str, name.Str, nil) // input arrives as deltas
+			d.open[idx] = &openBlock{toolUseID: id.Str}
+		}
+	case "content_block_delta":
+		var dt, text, thinking, partial gjson.Result
+		delta.ForEach(func(k, v gjson.Result) bool {
+			switch k.Str {
+			case "type":
+				dt = v
+			case "text":
+				text = v
+			case "thinking":
+				thinking = v
+			case "partial_json":
+				partial = v
+			}
+			return true
+		})
+		switch dt.Str {
+		case "text_delta":
+			ev.Kind = KindTextDelta
+			dl.Text = text.Str
+			d.streamed[idx] = true
+		case "thinking_delta":
+			ev.Kind = KindThinkingDelta
+			dl.Text = thinking.Str
+			d.streamed[idx] = true
+		case "input_json_delta":
+			ev.Kind = KindToolInputDelta
+			dl.PartialJSON = partial.Str
+			if ob := d.open[idx]; ob != nil {
+				ob.json.WriteString(partial.Str)
+			}
+		default:
+			ev.Kind = KindUnknown // signature_delta, citations, …
+			ev.Delta = nil
+		}
+	case "content_block_stop":
+		ev.Kind = KindBlockStop
+		if ob := d.open[idx]; ob != nil {
+			delete(d.open, idx)
+			// The assistant event usually gave the input already; the
+			// joined deltas are for when it is missing.
+			if t, _ := d.Tool(ob.toolUseID); len(t.Input) == 0 {
+				in := ob.json.String()
+				if in == "" {
+					in = "{}"
+				}
+				if gjson.Valid(in) {
+					d.register(ob.toolUseID, "", json.RawMessage(in))
+				}
+			}
+		}
+	case "message_delta":
+		ev.Kind = KindMessageDelta
+		dl.StopReason = delta.Get("stop_reason").Str
+	case "message_stop":
+		ev.Kind = KindMessageStop
+	default:
+		ev.Kind = KindUnknown // ping, …
+		ev.Delta = nil
+	}
+	d.emit(ev)
+}
+
+// assistant emits one KindAssistant event per content block. The CLI sends
+// one line per block, all with the same message id, so a block's index in
+// its message is the number of blocks of that id seen before it.
+func (d *Decoder) assistant(l *line, ev Event) {
+	var id, content gjson.Result
+	l.message.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "id":
+			id = v
+		case "content":
+			content = v
+		}
+		return true
+	})
+	if id.Str != d.asstMsg {
+		d.asstMsg, d.asstCount = id.Str, 0
+	}
+	apiErr := l.isAPIError.Bool()
+	apiStatus := int(l.apiErrorStatus.Int())
+	one := func(b *Block) {
+		b.MessageID = id.Str
+		b.APIError, b.APIErrorStatus = apiErr, apiStatus
+		idx := d.asstCount
+		d.asstCount++
+		if b.Type == "text" || b.Type == "thinking" {
+			b.Streamed = id.Str != "" && id.Str == d.streamMsg && d.streamed[idx]
+		}
+		if b.Type == "text" {
+			d.turn.addText(b.Text)
+		}
+		e := ev
+		e.Kind = KindAssistant
+		e.Block = b
+		d.emit(e)
+	}
+	if content.Type == gjson.String { // not sent by 2.1.328; be lenient
+		one(&Block{Type: "text", Text: content.Str})
+		return
+	}
+	if !content.IsArray() {
+		d.emit(ev)
+		return
+	}
+	content.ForEach(func(_, c gjson.Result) bool {
+		b := &Block{}
+		var tid, name, input gjson.Result
+		c.ForEach(func(k, v gjson.Result) bool {
+			switch k.Str {
+			case "type":
+				b.Type = v.Str
+			case "text", "thinking":
+				b.Text = v.Str
+			case "id":
+				tid = v
+			case "name":
+				name = v
+			case "input":
+				input = v
+			}
+			return true
+		})
+		if b.Type == "tool_use" && tid.Str != "" {
+			t := d.register(tid.Str, name.Str, raw(input))
+			b.ToolUse = &t
+		}
+		one(b)
+		return true
+	})
+}

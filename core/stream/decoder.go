@@ -1,0 +1,365 @@
+package stream
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/tidwall/gjson"
+)
+
+// Options tunes a Decoder.
+type Options struct {
+	// PhraseDetection scans the assistant text of a turn without any
+	// structured denial for permission-request phrases (the old, reactive
+	// fallback); a hit becomes a Phrase denial. Off by default.
+	PhraseDetection bool
+}
+
+// Decoder reads the CLI's stdout and returns one Event per content block or
+// line. It keeps the per-session tool registry and the per-turn state; only
+// MarkUserDenied and Tool may be called from other goroutines.
+type Decoder struct {
+	lr  *LineReader
+	opt Options
+	err error
+
+	line      int
+	malformed int
+	queue     []Event
+	head      int
+
+	cwd     string
+	addDirs []string
+
+	// partial-mode state of the API message being streamed
+	streamMsg string
+	streamed  map[int]bool       // block index -> text/thinking arrived as deltas
+	open      map[int]*openBlock // tool_use blocks collecting input_json_delta
+	asstMsg   string             // message id of the last assistant event
+	asstCount int                // assistant blocks seen for asstMsg
+
+	turn turnState
+
+	mu         sync.RWMutex
+	tools      map[string]ToolUse
+	userDenied map[string]bool
+}
+
+type openBlock struct {
+	toolUseID string
+	json      strings.Builder
+}
+
+// NewDecoder decodes the stream-json lines of r.
+func NewDecoder(r io.Reader, opt Options) *Decoder {
+	return &Decoder{
+		lr:         NewLineReader(r),
+		opt:        opt,
+		streamed:   map[int]bool{},
+		open:       map[int]*openBlock{},
+		tools:      map[string]ToolUse{},
+		userDenied: map[string]bool{},
+	}
+}
+
+// Next returns the next event, or io.EOF (or the reader's error) at the end.
+// Malformed lines come back as KindMalformed events; blank lines are skipped.
+func (d *Decoder) Next() (Event, error) {
+	for {
+		if d.head < len(d.queue) {
+			ev := d.queue[d.head]
+			d.queue[d.head] = Event{}
+			d.head++
+			return ev, nil
+		}
+		d.queue, d.head = d.queue[:0], 0
+		if d.err != nil {
+			return Event{}, d.err
+		}
+		s, err := d.lr.ReadLine()
+		if err != nil {
+			d.err = err
+			continue
+		}
+		d.line++
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
+		d.decodeLine(s)
+	}
+}
+
+// MalformedLines is the number of lines so far that were not a JSON object.
+func (d *Decoder) MalformedLines() int { return d.malformed }
+
+// MarkUserDenied records that the host answered deny for toolUseID, so its
+// failed tool_result is classed UserDenied. Safe for concurrent use.
+func (d *Decoder) MarkUserDenied(toolUseID string) {
+	d.mu.Lock()
+	d.userDenied[toolUseID] = true
+	d.mu.Unlock()
+}
+
+// Tool returns the call registered for a tool_use_id. Safe for concurrent use.
+func (d *Decoder) Tool(id string) (ToolUse, bool) {
+	d.mu.RLock()
+	t, ok := d.tools[id]
+	d.mu.RUnlock()
+	return t, ok
+}
+
+func (d *Decoder) isUserDenied(id string) bool {
+	d.mu.RLock()
+	ok := d.userDenied[id]
+	d.mu.RUnlock()
+	return ok
+}
+
+// register records a call; an empty name or input does not erase a known one.
+func (d *Decoder) register(id, name string, input json.RawMessage) ToolUse {
+	d.mu.Lock()
+	t := d.tools[id]
+	t.ID = id
+	if name != "" {
+		t.Name = name
+	}
+	if len(input) > 0 {
+		t.Input = input
+	}
+	d.tools[id] = t
+	d.mu.Unlock()
+	d.turn.addUse(t)
+	return t
+}
+
+func (d *Decoder) emit(ev Event) { d.queue = append(d.queue, ev) }
+
+// line holds the top-level members of one line that any type needs; it is
+// filled in a single pass because key order is not stable and big members
+// (a 1 MB "result") should be scanned once.
+type line struct {
+	typ, subtype, sessionID                      gjson.Result
+	message, event, request, requestID, response gjson.Result
+	apiMessageID, toolResultMeta                 gjson.Result
+
+	cwd, model, tools, permissionMode, addDirs, version, status gjson.Result
+	attempt, maxRetries, retryDelay, errorStatus, errorField    gjson.Result
+	toolName, toolUseID, decisionReason, decisionReasonType     gjson.Result
+
+	isAPIError, apiErrorStatus gjson.Result
+
+	isError, result, numTurns, cost, usage, permissionDenials gjson.Result
+	errors, terminalReason, resultIndex                       gjson.Result
+}
+
+func (l *line) set(key, v gjson.Result) bool {
+	switch key.Str {
+	case "type":
+		l.typ = v
+	case "subtype":
+		l.subtype = v
+	case "session_id":
+		l.sessionID = v
+	case "message":
+		l.message = v
+	case "event":
+		l.event = v
+	case "request":
+		l.request = v
+	case "request_id":
+		l.requestID = v
+	case "response":
+		l.response = v
+	case "api_message_id":
+		l.apiMessageID = v
+	case "tool_result_meta":
+		l.toolResultMeta = v
+	case "cwd":
+		l.cwd = v
+	case "model":
+		l.model = v
+	case "tools":
+		l.tools = v
+	case "permissionMode":
+		l.permissionMode = v
+	case "additional_directories":
+		l.addDirs = v
+	case "claude_code_version":
+		l.version = v
+	case "status":
+		l.status = v
+	case "attempt":
+		l.attempt = v
+	case "max_retries":
+		l.maxRetries = v
+	case "retry_delay_ms":
+		l.retryDelay = v
+	case "error_status":
+		l.errorStatus = v
+	case "error":
+		l.errorField = v
+	case "tool_name":
+		l.toolName = v
+	case "tool_use_id":
+		l.toolUseID = v
+	case "decision_reason":
+		l.decisionReason = v
+	case "decision_reason_type":
+		l.decisionReasonType = v
+	case "is_api_error_message":
+		l.isAPIError = v
+	case "api_error_status":
+		l.apiErrorStatus = v
+	case "is_error":
+		l.isError = v
+	case "result":
+		l.result = v
+	case "num_turns":
+		l.numTurns = v
+	case "total_cost_usd":
+		l.cost = v
+	case "usage":
+		l.usage = v
+	case "permission_denials":
+		l.permissionDenials = v
+	case "errors":
+		l.errors = v
+	case "terminal_reason":
+		l.terminalReason = v
+	case "result_index":
+		l.resultIndex = v
+	}
+	return true
+}
+
+func (d *Decoder) decodeLine(s string) {
+	ev := Event{Line: d.line}
+	if !gjson.Valid(s) {
+		d.malformedLine(ev, s, "")
+		return
+	}
+	root := gjson.Parse(s)
+	if !root.IsObject() {
+		d.malformedLine(ev, s, "not a JSON object")
+		return
+	}
+	var l line
+	root.ForEach(l.set)
+	ev.SessionID = l.sessionID.Str
+	switch l.typ.Str {
+	case "system":
+		d.system(&l, ev)
+	case "stream_event":
+		d.streamEvent(&l, ev)
+	case "assistant":
+		d.assistant(&l, ev)
+	case "user":
+		d.user(&l, ev)
+	case "result":
+		d.result(&l, ev)
+	case "control_request":
+		d.controlRequest(&l, ev)
+	case "control_cancel_request":
+		ev.Kind = KindControlCancel
+		ev.RequestID = l.requestID.Str
+		d.emit(ev)
+	case "control_response":
+		d.controlResponse(&l, ev)
+	default:
+		d.emit(ev) // KindUnknown
+	}
+}
+
+func (d *Decoder) malformedLine(ev Event, s, why string) {
+	d.malformed++
+	if why == "" {
+		why = "invalid JSON"
+		var v json.RawMessage
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			why = err.Error()
+		}
+	}
+	ev.Kind = KindMalformed
+	ev.Malformed = &Malformed{Err: why, Size: len(s)}
+	d.emit(ev)
+}
+
+func strs(r gjson.Result) []string {
+	if !r.IsArray() {
+		return nil
+	}
+	var out []string
+	r.ForEach(func(_, v gjson.Result) bool {
+		out = append(out, v.String())
+		return true
+	})
+	return out
+}
+
+// reasonText reads decision_reason, a string in 2.1.328 and possibly an
+// object in other versions.
+func reasonText(r gjson.Result) string {
+	if !r.IsObject() {
+		if r.Type == gjson.String {
+			return r.Str
+		}
+		return ""
+	}
+	for _, k := range []string{"reason", "message", "text", "type"} {
+		if v := r.Get(k); v.Type == gjson.String {
+			return v.Str
+		}
+	}
+	return r.Raw
+}
+
+func raw(r gjson.Result) json.RawMessage {
+	if !r.Exists() || r.Type == gjson.Null {
+		return nil
+	}
+	return json.RawMessage(r.Raw)
+}
+
+func (d *Decoder) system(l *line, ev Event) {
+	switch l.subtype.Str {
+	case "init":
+		ev.Kind = KindInit
+		ev.Init = &Init{
+			SessionID:             l.sessionID.Str,
+			CWD:                   l.cwd.Str,
+			Model:                 l.model.Str,
+			Tools:                 strs(l.tools),
+			PermissionMode:        l.permissionMode.Str,
+			AdditionalDirectories: strs(l.addDirs),
+			Version:               l.version.Str,
+		}
+		d.cwd, d.addDirs = ev.Init.CWD, ev.Init.AdditionalDirectories
+		d.turn.reset() // every turn starts with an init
+	case "status":
+		ev.Kind = KindStatus
+		ev.Status = &Status{Status: l.status.Str, PermissionMode: l.permissionMode.Str}
+	case "api_retry":
+		ev.Kind = KindAPIRetry
+		ev.APIRetry = &APIRetry{
+			Attempt:      int(l.attempt.Int()),
+			MaxRetries:   int(l.maxRetries.Int()),
+			RetryDelayMS: int(l.retryDelay.Int()),
+			ErrorStatus:  int(l.errorStatus.Int()),
+			Error:        l.errorField.String(),
+		}
+	case "permission_denied":
+		ev.Kind = KindPermissionDenied
+		pd := &PermissionDenied{
+			ToolName:           l.toolName.Str,
+			ToolUseID:          l.toolUseID.Str,
+			Message:            l.message.String(),
+			DecisionReason:     reasonText(l.decisionReason),
+			DecisionReasonType: l.decisionReasonType.Str,
+		}
+		ev.PermissionDenied = pd
+		d.turn.permDenied(pd)
+	}
+	d.emit(ev)
+}

@@ -1,0 +1,100 @@
+package stream
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+func TestEncoders(t *testing.T) {
+	cases := []struct {
+		name string
+		got  []byte
+		want string
+	}{
+		{"user", UserMessage("create a file <please> & \"now\"\nok"),
+			`{"type":"user","session_id":"","parent_tool_use_id":null,"message":{"role":"user","content":"create a file <please> & \"now\"\nok"}}`},
+		{"initialize", Initialize("req_init_1"),
+			`{"type":"control_request","request_id":"req_init_1","request":{"subtype":"initialize"}}`},
+		{"interrupt", Interrupt("req_int_1"),
+			`{"type":"control_request","request_id":"req_int_1","request":{"subtype":"interrupt"}}`},
+		{"set mode", SetPermissionMode("req_mode_1", "acceptEdits"),
+			`{"type":"control_request","request_id":"req_mode_1","request":{"subtype":"set_permission_mode","mode":"acceptEdits"}}`},
+		{"allow", Allow("r1", json.RawMessage("{\n  \"command\": \"touch x\"\n}"), nil),
+			`{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{"behavior":"allow","updatedInput":{"command":"touch x"}}}}`},
+		{"allow nil input", Allow("r1", nil, []json.RawMessage{}),
+			`{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{"behavior":"allow","updatedInput":{}}}}`},
+		{"allow invalid input", Allow("r1", json.RawMessage("{oops"), nil),
+			`{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{"behavior":"allow"}}}`},
+		{"allow always", Allow("r2", json.RawMessage(`{"command":"touch made-by-bash.txt"}`), []json.RawMessage{
+			json.RawMessage(`{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch made-by-bash.txt"}],"behavior":"allow","destination":"localSettings"}`),
+			json.RawMessage(`not json`)}),
+			`{"type":"control_response","response":{"subtype":"success","request_id":"r2","response":{"behavior":"allow","updatedInput":{"command":"touch made-by-bash.txt"},"updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch made-by-bash.txt"}],"behavior":"allow","destination":"localSettings"}]}}}`},
+		{"deny", Deny("r3", "The user said no.", false),
+			`{"type":"control_response","response":{"subtype":"success","request_id":"r3","response":{"behavior":"deny","message":"The user said no."}}}`},
+		{"deny empty interrupt", Deny("r3", "", true),
+			`{"type":"control_response","response":{"subtype":"success","request_id":"r3","response":{"behavior":"deny","message":"Denied.","interrupt":true}}}`},
+		{"error", ErrorAnswer("r4", "host failed"),
+			`{"type":"control_response","response":{"subtype":"error","request_id":"r4","error":"host failed"}}`},
+		{"error empty", ErrorAnswer("r4", ""),
+			`{"type":"control_response","response":{"subtype":"error","request_id":"r4","error":"unsupported request"}}`},
+		{"hook", Success("h1", map[string]bool{"continue": true}),
+			`{"type":"control_response","response":{"subtype":"success","request_id":"h1","response":{"continue":true}}}`},
+		{"success nil", Success("h1", nil),
+			`{"type":"control_response","response":{"subtype":"success","request_id":"h1","response":{}}}`},
+	}
+	for _, c := range cases {
+		if string(c.got) != c.want+"\n" {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, c.got, c.want)
+		}
+		if bytes.Count(c.got, []byte("\n")) != 1 || !json.Valid(c.got) {
+			t.Errorf("%s: not one JSON line", c.name)
+		}
+	}
+}
+
+// What Latch writes must read back as the decoder's own request types.
+func TestEncodersRoundTrip(t *testing.T) {
+	in := append(Initialize("a"), Interrupt("b")...)
+	d := NewDecoder(bytes.NewReader(in), Options{})
+	evs := decodeAll(t, d, nil)
+	if len(evs) != 2 || evs[0].Request.Subtype != "initialize" || evs[1].Request.RequestID != "b" {
+		t.Errorf("%+v", evs)
+	}
+}
+
+func TestSuggestions(t *testing.T) {
+	c := CanUseTool{ToolName: "Read", Suggestions: []json.RawMessage{
+		json.RawMessage(`{"type":"setMode","mode":"acceptEdits","destination":"session"}`),
+		json.RawMessage(`{"type":"addRules","rules":[{"toolName":"Read","ruleContent":"//home/dev/other/**"}],"behavior":"allow","destination":"session"}`),
+		json.RawMessage(`{"type":"addDirectories","directories":["/home/dev/other","/tmp"],"destination":"session"}`),
+		json.RawMessage(`{"type":"addDirectories","directories":["/tmp"],"destination":"session"}`),
+	}}
+	if got := c.SuggestedRule(); got != "Read(//home/dev/other/**)" {
+		t.Errorf("rule %q", got)
+	}
+	if got := c.SuggestedDirs(); len(got) != 2 || got[0] != "/home/dev/other" || got[1] != "/tmp" {
+		t.Errorf("dirs %v", got)
+	}
+	bare := CanUseTool{ToolName: "mcp__host__ping", Suggestions: []json.RawMessage{
+		json.RawMessage(`{"type":"addRules","rules":[{"toolName":"mcp__host__ping"}],"behavior":"allow"}`)}}
+	if got := bare.SuggestedRule(); got != "mcp__host__ping" {
+		t.Errorf("bare rule %q", got)
+	}
+	denyOnly := CanUseTool{ToolName: "Bash", Suggestions: []json.RawMessage{
+		json.RawMessage(`{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"rm:*"}],"behavior":"deny"}`)}}
+	if got := denyOnly.SuggestedRule(); got != "Bash" {
+		t.Errorf("deny suggestion used as allow rule: %q", got)
+	}
+	if (&CanUseTool{ToolName: "Bash"}).AskQuestions() != nil {
+		t.Error("questions for Bash")
+	}
+	out := AnswerQuestions(json.RawMessage(`{"questions":[{"question":"Which color?"}]}`), map[string]string{"Which color?": "Blue"})
+	var m struct {
+		Questions []Question
+		Answers   map[string]string
+	}
+	if err := json.Unmarshal(out, &m); err != nil || len(m.Questions) != 1 || m.Answers["Which color?"] != "Blue" {
+		t.Errorf("answers %s: %v", out, err)
+	}
+}
