@@ -1,16 +1,16 @@
 package main
 
 import (
-	"fmt"
 	"io"
+
+	"github.com/latch-app/latch/core/grants/grantscli"
+	"github.com/latch-app/latch/core/stream/inspect"
 )
 
 func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "latch inspect: not built yet")
-	return 1
+	return inspect.Run(args, stdin, stdout, stderr)
 }
 
 func runGrants(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "latch grants: not built yet")
-	return 1
+	return grantscli.Run(args, stdout, stderr)
 }

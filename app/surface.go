@@ -151,13 +151,16 @@ type AskItem struct {
 type Action int
 
 const (
-	AllowOnce   Action = iota // run this call
-	AllowAlways               // run it and save Rule in Scope
-	Deny                      // refuse with Message; the turn goes on
-	DenyStop                  // refuse and stop the turn
-	GrantFolder               // save Folder (Scope) and run the call
-	Grant                     // after a turn: save Rules and Folders, then retry
-	NotNow                    // after a turn: grant nothing
+	// NoAnswer is the zero Decision: the question went away unanswered
+	// (withdrawn, window closed). It is never sent to the CLI as an allow.
+	NoAnswer    Action = iota
+	AllowOnce          // run this call
+	AllowAlways        // run it and save Rule in Scope
+	Deny               // refuse with Message; the turn goes on
+	DenyStop           // refuse and stop the turn
+	GrantFolder        // save Folder (Scope) and run the call
+	Grant              // after a turn: save Rules and Folders, then retry
+	NotNow             // after a turn: grant nothing
 )
 
 // Scope is where a grant goes.

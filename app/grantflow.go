@@ -1,0 +1,131 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/latch-app/latch/core/grants"
+	"github.com/latch-app/latch/core/stream"
+)
+
+func folderOf(path string) string {
+	if path == "" {
+		return ""
+	}
+	return filepath.Dir(filepath.Clean(path))
+}
+
+// grantRequest gathers a turn's grantable denials into one request: a tool
+// once per rule, a folder once per path, leaving out what is already allowed.
+func grantRequest(denials []stream.Denial, allowed, dirs []string, workdir string, round int) GrantRequest {
+	r := GrantRequest{Round: round, Workdir: workdir}
+	haveTool := map[string]bool{}
+	for _, t := range allowed {
+		haveTool[t] = true
+	}
+	haveDir := map[string]bool{}
+	for _, d := range dirs {
+		haveDir[filepath.Clean(d)] = true
+	}
+	for _, d := range denials {
+		if !d.Class.Grantable() {
+			continue
+		}
+		example := summarize(d.Tool, d.Input)
+		if d.Dir != "" && !haveDir[d.Dir] {
+			haveDir[d.Dir] = true
+			r.Folders = append(r.Folders, FolderGrant{Path: d.Dir, Tool: d.Tool, Reason: denialWords(d.Class), Example: example})
+		}
+		// A folder grant lets Read run there; every other tool also needs
+		// its own rule.
+		if d.Tool == "" || (d.Dir != "" && d.Tool == "Read") || haveTool[d.Tool] {
+			continue
+		}
+		haveTool[d.Tool] = true
+		r.Tools = append(r.Tools, ToolGrant{Rule: d.Tool, Tool: d.Tool, Reason: denialWords(d.Class), Example: example})
+	}
+	return r
+}
+
+func (r GrantRequest) empty() bool { return len(r.Tools) == 0 && len(r.Folders) == 0 }
+
+// saveGrants writes the chosen rules and folders where the person said.
+// Nothing is written for ScopeOnce. Folders are checked in every scope.
+func saveGrants(d Decision, userSettings, workdir string) (rules, dirs []string, err error) {
+	var errs []error
+	for _, r := range d.Rules {
+		r = strings.TrimSpace(r)
+		if r == "" {
+			continue
+		}
+		if e := grants.ValidRule(r); e != nil {
+			errs = append(errs, fmt.Errorf("rule %q: %w", r, e))
+			continue
+		}
+		rules = append(rules, r)
+	}
+	for _, f := range d.Folders {
+		if strings.TrimSpace(f) == "" {
+			continue
+		}
+		clean, e := grants.CheckDir(strings.TrimSpace(f), d.Force)
+		if e != nil {
+			errs = append(errs, fmt.Errorf("folder %s: %w", f, e))
+			continue
+		}
+		dirs = append(dirs, clean)
+	}
+	var store *grants.Store
+	switch d.Scope {
+	case ScopeUser:
+		store = grants.NewStore(userSettings)
+	case ScopeProject:
+		store = grants.NewStore(grants.ProjectSettingsPath(workdir))
+	}
+	if store != nil {
+		if len(rules) > 0 {
+			if e := store.AddRules(rules...); e != nil {
+				errs = append(errs, e)
+			}
+		}
+		if len(dirs) > 0 {
+			if e := store.AddDirs(true, dirs...); e != nil {
+				errs = append(errs, e)
+			}
+		}
+	}
+	return rules, dirs, errors.Join(errs...)
+}
+
+// ruleParts splits "Bash(touch x)" into "Bash" and "touch x".
+func ruleParts(rule string) (tool, content string) {
+	i := strings.IndexByte(rule, '(')
+	if i < 0 || !strings.HasSuffix(rule, ")") {
+		return rule, ""
+	}
+	return rule[:i], rule[i+1 : len(rule)-1]
+}
+
+// addRulesUpdate is the permission update that makes the CLI allow rule,
+// kept at destination ("session", "localSettings", …).
+func addRulesUpdate(rule, destination string) json.RawMessage {
+	tool, content := ruleParts(rule)
+	r := map[string]string{"toolName": tool}
+	if content != "" {
+		r["ruleContent"] = content
+	}
+	b, _ := json.Marshal(map[string]any{
+		"type": "addRules", "rules": []any{r}, "behavior": "allow", "destination": destination,
+	})
+	return b
+}
+
+func addDirsUpdate(dir, destination string) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{
+		"type": "addDirectories", "directories": []string{dir}, "destination": destination,
+	})
+	return b
+}

@@ -1,0 +1,299 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/latch-app/latch/core/grants"
+	"github.com/latch-app/latch/core/stream"
+)
+
+// handle turns one CLI event into what the Surface shows, and questions into
+// Asks. It returns the result when the event ends the turn.
+func (s *Session) handle(p *proc, ev stream.Event, answers chan<- answer, done <-chan struct{}) *stream.Result {
+	switch ev.Kind {
+	case stream.KindInit:
+		in := ev.Init
+		s.mu.Lock()
+		if in.SessionID != "" {
+			s.sessionID = in.SessionID
+		}
+		s.established = true
+		s.model = in.Model
+		s.permMode = in.PermissionMode
+		s.mu.Unlock()
+		s.emitStatus()
+	case stream.KindStatus:
+		if ev.Status.PermissionMode != "" {
+			s.mu.Lock()
+			s.permMode = ev.Status.PermissionMode
+			s.mu.Unlock()
+			s.emitStatus()
+		}
+	case stream.KindAPIRetry:
+		r := ev.APIRetry
+		status := "no connection"
+		if r.ErrorStatus != 0 {
+			status = fmt.Sprintf("HTTP %d", r.ErrorStatus)
+		}
+		s.notice(fmt.Sprintf("The API failed (%s, %s); retrying in %.1f s (attempt %d of %d)…",
+			status, r.Error, float64(r.RetryDelayMS)/1000, r.Attempt, r.MaxRetries))
+	case stream.KindBlockStart:
+		if d := ev.Delta; d.BlockType == "tool_use" && d.ToolUseID != "" {
+			s.toolCall(d.ToolUseID, d.ToolName, nil)
+		}
+	case stream.KindTextDelta:
+		s.surf.Show(Event{Kind: EvText, BlockID: blockID(ev.Delta.MessageID, ev.Delta.Index), Text: ev.Delta.Text})
+	case stream.KindThinkingDelta:
+		s.surf.Show(Event{Kind: EvThinking, BlockID: blockID(ev.Delta.MessageID, ev.Delta.Index), Text: ev.Delta.Text})
+	case stream.KindAssistant:
+		s.assistant(ev.Block, ev.Line)
+	case stream.KindToolResult:
+		s.toolResult(ev.ToolResult)
+	case stream.KindInterruptMarker:
+		s.notice("Interrupted.")
+	case stream.KindControlRequest:
+		s.request(p, ev.Request, answers, done)
+	case stream.KindControlCancel:
+		s.mu.Lock()
+		pa := s.pending[ev.RequestID]
+		delete(s.pending, ev.RequestID)
+		n := len(s.pending)
+		s.mu.Unlock()
+		if pa != nil {
+			pa.cancel()
+			s.notice("Claude Code withdrew its question about " + pa.req.ToolName + ".")
+			if n == 0 {
+				s.setState(Running)
+			}
+		}
+	case stream.KindMalformed:
+		s.mu.Lock()
+		s.malformed++
+		first := s.malformed == 1
+		s.mu.Unlock()
+		if first {
+			s.notice(fmt.Sprintf("Claude Code printed a line Latch could not read (line %d: %s); it was skipped.", ev.Line, ev.Malformed.Err))
+		}
+	case stream.KindResult:
+		s.result(ev.Result)
+		return ev.Result
+	}
+	return nil
+}
+
+func blockID(msgID string, index int) string { return fmt.Sprintf("%s:%d", msgID, index) }
+
+func (s *Session) toolCall(id, name string, input []byte) {
+	s.mu.Lock()
+	seen := s.seenTools[id]
+	s.seenTools[id] = true
+	s.mu.Unlock()
+	if !seen {
+		s.surf.Show(Event{Kind: EvToolCall, Tool: &ToolCall{ID: id, Name: name, Summary: summarize(name, input)}})
+	}
+	if input != nil {
+		s.surf.Show(Event{Kind: EvToolUpdate, Tool: &ToolCall{ID: id, Name: name, Summary: summarize(name, input), Input: prettyJSON(input)}})
+	}
+}
+
+func (s *Session) assistant(b *stream.Block, line int) {
+	switch {
+	case b.APIError:
+		// The turn's result reports it as an error; no need to show it twice.
+	case b.Type == "tool_use" && b.ToolUse != nil:
+		s.toolCall(b.ToolUse.ID, b.ToolUse.Name, b.ToolUse.Input)
+	case b.Streamed:
+	case b.Type == "text" && b.Text != "":
+		s.surf.Show(Event{Kind: EvText, BlockID: fmt.Sprintf("%s:line%d", b.MessageID, line), Text: b.Text})
+	case b.Type == "thinking" && b.Text != "":
+		s.surf.Show(Event{Kind: EvThinking, BlockID: fmt.Sprintf("%s:line%d", b.MessageID, line), Text: b.Text})
+	}
+}
+
+func (s *Session) toolResult(r *stream.ToolResult) {
+	tc := &ToolCall{ID: r.ToolUseID, Name: r.Tool, Summary: summarize(r.Tool, r.Input), Result: clip(r.Text, maxResultShown), IsError: r.IsError}
+	if r.Denial != nil {
+		tc.Denial = denialWords(r.Denial.Class)
+		tc.Grantable = r.Denial.Class.Grantable()
+	}
+	s.surf.Show(Event{Kind: EvToolResult, Tool: tc})
+}
+
+// request serves a control request from the CLI: can_use_tool goes to the
+// person; anything else gets an error answer so the CLI never waits.
+func (s *Session) request(p *proc, r *stream.ControlRequest, answers chan<- answer, done <-chan struct{}) {
+	if r.Subtype != "can_use_tool" || r.CanUseTool == nil {
+		p.write(stream.ErrorAnswer(r.RequestID, "Latch does not serve "+r.Subtype+" requests"))
+		return
+	}
+	c := r.CanUseTool
+	s.mu.Lock()
+	if s.stopping {
+		s.mu.Unlock()
+		p.write(stream.Deny(r.RequestID, "The user stopped the turn.", true))
+		return
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	s.pending[r.RequestID] = &pendingAsk{cancel: cancel, req: c}
+	s.mu.Unlock()
+	s.setState(Asking)
+	q := question(r.RequestID, c, s.dirs())
+	go func() {
+		d := s.surf.Ask(ctx, q)
+		select {
+		case answers <- answer{reqID: r.RequestID, d: d}:
+		case <-done:
+		}
+	}()
+}
+
+// answer sends the person's decision, unless the question was withdrawn.
+func (s *Session) answer(p *proc, a answer) {
+	s.mu.Lock()
+	pa := s.pending[a.reqID]
+	delete(s.pending, a.reqID)
+	n := len(s.pending)
+	s.mu.Unlock()
+	if pa == nil {
+		return // withdrawn: the answer to it is never sent
+	}
+	pa.cancel()
+	c, d := pa.req, a.d
+	switch d.Action {
+	case AllowOnce:
+		input := c.Input
+		if len(d.Answers) > 0 {
+			input = withAnswers(c.Input, d.Answers)
+		}
+		p.write(stream.Allow(a.reqID, input, nil))
+	case AllowAlways:
+		rule := strings.TrimSpace(d.Rule)
+		if rule == "" {
+			rule = c.SuggestedRule()
+		}
+		dest := "session"
+		switch d.Scope {
+		case ScopeUser:
+			if err := grants.NewStore(s.cfg.UserSettings).AddRules(rule); err != nil {
+				s.fail("The rule was not saved", err.Error()+"\nIt is allowed for this session only.")
+			}
+		case ScopeProject:
+			dest = "localSettings" // the CLI writes .claude/settings.local.json itself
+		}
+		s.mu.Lock()
+		s.extraTools = dedupe(s.extraTools, []string{rule})
+		s.mu.Unlock()
+		p.write(stream.Allow(a.reqID, c.Input, []json.RawMessage{addRulesUpdate(rule, dest)}))
+	case GrantFolder:
+		dir, err := grants.CheckDir(strings.TrimSpace(d.Folder), d.Force)
+		if err != nil {
+			s.fail("The folder was not granted", err.Error())
+			p.write(stream.Deny(a.reqID, "The folder could not be granted: "+err.Error(), false))
+			break
+		}
+		if _, _, err := saveGrants(Decision{Folders: []string{dir}, Scope: d.Scope, Force: true}, s.cfg.UserSettings, s.cfg.Workdir); err != nil {
+			s.fail("The folder was not saved", err.Error()+"\nIt is granted for this session only.")
+		}
+		s.mu.Lock()
+		s.extraDirs = dedupe(s.extraDirs, []string{dir})
+		s.mu.Unlock()
+		p.write(stream.Allow(a.reqID, c.Input, []json.RawMessage{addDirsUpdate(dir, "session")}))
+	case Deny, DenyStop:
+		msg := strings.TrimSpace(d.Message)
+		if msg == "" {
+			msg = DefaultDenyMessage
+		}
+		p.dec.MarkUserDenied(c.ToolUseID)
+		if d.Action == DenyStop {
+			s.mu.Lock()
+			s.stopping = true
+			s.mu.Unlock()
+		}
+		p.write(stream.Deny(a.reqID, msg, d.Action == DenyStop))
+	default:
+		// No answer (the dialog went away): refuse rather than allow.
+		p.dec.MarkUserDenied(c.ToolUseID)
+		p.write(stream.Deny(a.reqID, DefaultDenyMessage, false))
+	}
+	if n == 0 {
+		s.setState(Running)
+	}
+}
+
+// result reports the end of a turn.
+func (s *Session) result(r *stream.Result) {
+	interrupted := strings.HasPrefix(r.TerminalReason, "aborted")
+	s.mu.Lock()
+	stopping := s.stopping
+	if s.killTimer != nil {
+		s.killTimer.Stop()
+		s.killTimer = nil
+	}
+	s.mu.Unlock()
+	errText := ""
+	switch {
+	case !r.IsError:
+	case interrupted || stopping:
+		s.notice("Stopped.")
+		errText = "Stopped"
+	case r.APIErrorStatus != 0 || r.TerminalReason == "api_error":
+		title := "The Anthropic API failed"
+		if r.APIErrorStatus != 0 {
+			title = fmt.Sprintf("The Anthropic API failed (HTTP %d)", r.APIErrorStatus)
+		}
+		errText = firstNonEmpty(r.Text, strings.Join(r.Errors, "\n"), title)
+		s.fail(title, errText)
+	case anyContains(r.Errors, "No conversation found"):
+		errText = strings.Join(r.Errors, "\n")
+		s.mu.Lock()
+		s.established = false
+		s.sessionID = newUUID()
+		s.mu.Unlock()
+		s.fail("The session could not be resumed", errText+"\nThe next prompt starts a new session.")
+	default:
+		errText = firstNonEmpty(r.Text, strings.Join(r.Errors, "\n"), "The turn ended with an error.")
+		s.fail("The turn failed", errText)
+	}
+	s.surf.Show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(r, r.IsError, errText)})
+}
+
+func anyContains(list []string, sub string) bool {
+	for _, s := range list {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// turnInfo counts a turn into the session totals. total_cost_usd is the
+// session's running total (it survives --resume), so a turn costs the
+// difference.
+func (s *Session) turnInfo(r *stream.Result, isErr bool, errText string) *TurnInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := &TurnInfo{IsError: isErr, ErrorText: errText, Duration: time.Since(s.turnStart)}
+	if r != nil {
+		cost := r.CostUSD
+		if cost >= s.lastTotal {
+			cost -= s.lastTotal
+		}
+		s.lastTotal = r.CostUSD
+		s.sessCost += cost
+		u := r.Usage
+		t.CostUSD = cost
+		t.InputTokens = u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
+		t.OutputTokens = u.OutputTokens
+		s.sessIn += t.InputTokens
+		s.sessOut += t.OutputTokens
+		if r.Turn != nil {
+			t.Denials = len(r.Turn.Denials)
+		}
+	}
+	t.SessionCostUSD, t.SessionInputTokens, t.SessionOutputTokens = s.sessCost, s.sessIn, s.sessOut
+	return t
+}

@@ -1,0 +1,242 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/latch-app/latch/core/stream"
+)
+
+// maxResultShown caps a tool result kept for the transcript; the CLI already
+// persists huge outputs to files and says where.
+const maxResultShown = 64 << 10
+
+// denialWords says a denial class the way the transcript shows it.
+func denialWords(c stream.Class) string {
+	switch c {
+	case stream.StreamClosed:
+		return "blocked: permission channel closed"
+	case stream.NotGranted:
+		return "needs approval"
+	case stream.DenyRule:
+		return "denied by rule"
+	case stream.UserDenied:
+		return "denied by you"
+	case stream.HostError:
+		return "blocked: permission request failed"
+	case stream.Interrupted:
+		return "stopped"
+	case stream.Phrase:
+		return "Claude says it needs permission"
+	}
+	return string(c)
+}
+
+// toolInput is the part of a tool's input Latch shows.
+type toolInput struct {
+	Command      string `json:"command"`
+	FilePath     string `json:"file_path"`
+	NotebookPath string `json:"notebook_path"`
+	Path         string `json:"path"`
+	Pattern      string `json:"pattern"`
+	URL          string `json:"url"`
+	Query        string `json:"query"`
+	Description  string `json:"description"`
+	Content      string `json:"content"`
+	OldString    string `json:"old_string"`
+	NewString    string `json:"new_string"`
+}
+
+func parseInput(raw json.RawMessage) toolInput {
+	var in toolInput
+	_ = json.Unmarshal(raw, &in) // partial or odd input: show what parsed
+	return in
+}
+
+// summarize is a tool call in one line: the command, the path, the pattern.
+func summarize(name string, raw json.RawMessage) string {
+	in := parseInput(raw)
+	var s string
+	switch {
+	case in.Command != "":
+		s = in.Command
+	case in.FilePath != "":
+		s = in.FilePath
+	case in.NotebookPath != "":
+		s = in.NotebookPath
+	case in.Pattern != "":
+		s = in.Pattern
+		if in.Path != "" {
+			s += " in " + in.Path
+		}
+	case in.URL != "":
+		s = in.URL
+	case in.Query != "":
+		s = in.Query
+	case in.Path != "":
+		s = in.Path
+	case in.Description != "":
+		s = in.Description
+	default:
+		s = compactJSON(raw)
+	}
+	return oneLine(s, 160)
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+func compactJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	if b.String() == "{}" || b.Len() == 0 {
+		return ""
+	}
+	return b.String()
+}
+
+func prettyJSON(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return string(raw)
+	}
+	return clip(b.String(), maxResultShown)
+}
+
+func clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !isRuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n… (%d more bytes not shown)", len(s)-cut)
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// diffOf shows an Edit or Write as the lines it removes and adds.
+func diffOf(name string, raw json.RawMessage) string {
+	in := parseInput(raw)
+	var b strings.Builder
+	switch name {
+	case "Edit", "MultiEdit":
+		if in.OldString == "" && in.NewString == "" {
+			return ""
+		}
+		fmt.Fprintf(&b, "--- %s\n+++ %s\n", in.FilePath, in.FilePath)
+		for _, l := range strings.Split(in.OldString, "\n") {
+			b.WriteString("-" + l + "\n")
+		}
+		for _, l := range strings.Split(in.NewString, "\n") {
+			b.WriteString("+" + l + "\n")
+		}
+	case "Write":
+		fmt.Fprintf(&b, "+++ %s (new content)\n", in.FilePath)
+		lines := strings.Split(strings.TrimSuffix(in.Content, "\n"), "\n")
+		for i, l := range lines {
+			if i == 200 {
+				fmt.Fprintf(&b, "… %d more lines\n", len(lines)-i)
+				break
+			}
+			b.WriteString("+" + l + "\n")
+		}
+	default:
+		return ""
+	}
+	return clip(b.String(), maxResultShown)
+}
+
+// askItems reads an AskUserQuestion input.
+func askItems(raw json.RawMessage) []AskItem {
+	var in struct {
+		Questions []struct {
+			Question string `json:"question"`
+			Header   string `json:"header"`
+			Options  []struct {
+				Label string `json:"label"`
+			} `json:"options"`
+			MultiSelect bool `json:"multiSelect"`
+		} `json:"questions"`
+	}
+	if json.Unmarshal(raw, &in) != nil {
+		return nil
+	}
+	var out []AskItem
+	for _, q := range in.Questions {
+		it := AskItem{Question: q.Question, Header: q.Header, MultiSelect: q.MultiSelect}
+		for _, o := range q.Options {
+			it.Options = append(it.Options, o.Label)
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// withAnswers returns an AskUserQuestion input with the person's answers
+// added, which is how the CLI learns them.
+func withAnswers(raw json.RawMessage, answers map[string]string) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		m = map[string]json.RawMessage{}
+	}
+	a, _ := json.Marshal(answers)
+	m["answers"] = a
+	out, _ := json.Marshal(m)
+	return out
+}
+
+// question turns a can_use_tool request into what the dialog shows.
+func question(reqID string, c *stream.CanUseTool, workdirs []string) Question {
+	in := parseInput(c.Input)
+	q := Question{
+		RequestID:   reqID,
+		Tool:        c.ToolName,
+		DisplayName: c.DisplayName,
+		Description: c.Description,
+		Summary:     summarize(c.ToolName, c.Input),
+		Input:       prettyJSON(c.Input),
+		Command:     in.Command,
+		Path:        firstNonEmpty(in.FilePath, in.NotebookPath, in.Path),
+		Diff:        diffOf(c.ToolName, c.Input),
+		BlockedPath: c.BlockedPath,
+		Reason:      c.DecisionReason,
+		Rule:        c.SuggestedRule(),
+	}
+	if q.DisplayName == "" {
+		q.DisplayName = c.ToolName
+	}
+	if c.ToolName == "AskUserQuestion" {
+		q.Questions = askItems(c.Input)
+	}
+	if c.DecisionReasonType == "workingDir" {
+		if dirs := c.SuggestedDirs(); len(dirs) > 0 {
+			q.Folder = dirs[0]
+		} else if q.Path != "" {
+			q.Folder = folderOf(q.Path)
+		}
+	}
+	return q
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}

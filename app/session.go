@@ -1,0 +1,521 @@
+// Package app runs the claude CLI for one working folder: it starts the
+// process, pumps its stdout through core/stream, puts permission questions to
+// a Surface, saves grants through core/grants and resumes the session after
+// a turn that lost tool calls to a permission check. It knows nothing of Fyne.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/latch-app/latch/core/stream"
+)
+
+// Config is what one Session runs with.
+type Config struct {
+	Workdir         string
+	Command         []string // the claude command, split into argv
+	AllowedTools    []string // proactive allow-list (baseline + configured)
+	AddDirs         []string // configured folders; Workdir and os.TempDir() are added always
+	Prompts         string   // "live" (default) or "after_turn"
+	Experimental    bool     // append the "stop on Stream closed" instruction
+	PhraseDetection bool
+	DangerousSkip   bool
+	UserSettings    string   // the user settings.json that user-scope grants go to
+	Env             []string // the CLI's environment; nil = os.Environ()
+}
+
+// Prompt modes.
+const (
+	PromptsLive      = "live"
+	PromptsAfterTurn = "after_turn"
+)
+
+// StopGrace is how long Stop waits for the CLI to end a turn after the
+// interrupt before it kills the process group.
+var StopGrace = 5 * time.Second
+
+var (
+	ErrBusy   = errors.New("a turn is already running")
+	ErrClosed = errors.New("the session is closed")
+)
+
+// Instruction is what the experimental toggle appends to the system prompt.
+const Instruction = `When a tool result says that a permission was denied, that a tool call needs approval, or that the stream was closed ("Stream closed"), do not retry the call and do not work around it with other tools or commands. Say in one short sentence that you are pausing for permission, and end your turn; the user will grant it and tell you to continue.`
+
+// Session is one conversation with Claude Code in one folder. Its methods
+// are safe to call from any goroutine.
+type Session struct {
+	cfg  Config
+	surf Surface
+	ctx  context.Context
+	end  context.CancelFunc
+
+	mu          sync.Mutex
+	state       State
+	sessionID   string
+	established bool // the CLI knows sessionID, so later runs --resume it
+	model       string
+	permMode    string
+	live        *proc // the long-lived process (live mode)
+	cur         *proc // the process of the running turn
+	extraTools  []string
+	extraDirs   []string
+	stopping    bool
+	killTimer   *time.Timer
+	pending     map[string]*pendingAsk
+	lastTotal   float64
+	sessCost    float64
+	sessIn      int
+	sessOut     int
+	turnStart   time.Time
+	seenTools   map[string]bool
+	malformed   int
+	closed      bool
+	turnDone    chan struct{}
+	interruptNo int
+}
+
+type pendingAsk struct {
+	cancel context.CancelFunc
+	req    *stream.CanUseTool
+}
+
+type answer struct {
+	reqID string
+	d     Decision
+}
+
+// NewSession makes a Session; no process starts until the first Send.
+func NewSession(cfg Config, s Surface) *Session {
+	if cfg.Prompts != PromptsAfterTurn {
+		cfg.Prompts = PromptsLive
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Session{cfg: cfg, surf: s, ctx: ctx, end: cancel, sessionID: newUUID(), pending: map[string]*pendingAsk{}, seenTools: map[string]bool{}}
+}
+
+// SessionID is the CLI session this Session runs or will run.
+func (s *Session) SessionID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessionID
+}
+
+// State is where the session is now.
+func (s *Session) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
+// Send starts a turn with prompt and returns at once; events tell the rest.
+func (s *Session) Send(prompt string) error {
+	prompt = strings.TrimSpace(prompt)
+	if prompt == "" {
+		return errors.New("the prompt is empty")
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	if s.state != Idle {
+		s.mu.Unlock()
+		return ErrBusy
+	}
+	s.state = Running
+	s.stopping = false
+	s.turnStart = time.Now()
+	done := make(chan struct{})
+	s.turnDone = done
+	s.mu.Unlock()
+	s.emitStatus()
+	s.surf.Show(Event{Kind: EvPrompt, Text: prompt})
+	go func() {
+		defer close(done)
+		s.turn(prompt)
+	}()
+	return nil
+}
+
+// Stop interrupts the running turn. In live mode the process survives for
+// the next prompt; without a result within StopGrace it is killed.
+func (s *Session) Stop() {
+	s.mu.Lock()
+	p := s.cur
+	if p == nil || s.stopping || (s.state != Running && s.state != Asking) {
+		s.mu.Unlock()
+		return
+	}
+	s.stopping = true
+	s.state = Stopping
+	s.interruptNo++
+	id := fmt.Sprintf("req_int_%d", s.interruptNo)
+	live := s.cfg.Prompts == PromptsLive
+	if live {
+		s.killTimer = time.AfterFunc(StopGrace, p.kill)
+	}
+	s.mu.Unlock()
+	s.emitStatus()
+	if !live {
+		// After-turn mode has no input channel left: the process is ended.
+		p.kill()
+		return
+	}
+	go func() {
+		if p.write(stream.Interrupt(id)) != nil {
+			p.kill()
+		}
+	}()
+}
+
+// Close ends every process the session started and waits for them.
+func (s *Session) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	s.end()
+	procs := []*proc{s.live, s.cur}
+	done := s.turnDone
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, p := range procs {
+		if p != nil {
+			wg.Add(1)
+			go func() { defer wg.Done(); p.stop(2 * time.Second) }()
+		}
+	}
+	wg.Wait()
+	if done != nil {
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+		}
+	}
+	s.mu.Lock()
+	s.state = Closed
+	s.mu.Unlock()
+}
+
+// turn runs one prompt and then the grant-and-retry rounds it needs.
+func (s *Session) turn(prompt string) {
+	defer s.idle()
+	msg := prompt
+	for round := 1; ; round++ {
+		res := s.runOnce(msg)
+		if res == nil || res.Turn == nil || s.isClosed() || s.isStopping() {
+			return
+		}
+		denials := res.Turn.Grantable()
+		if len(denials) == 0 {
+			return
+		}
+		if round > MaxRounds {
+			s.notice(fmt.Sprintf("Some tool calls are still blocked after %d rounds of grants; Latch stops retrying.", MaxRounds))
+			return
+		}
+		req := grantRequest(denials, s.allowedTools(), s.dirs(), s.cfg.Workdir, round)
+		if req.empty() {
+			return
+		}
+		s.setState(Asking)
+		d := s.surf.AskGrants(s.ctx, req)
+		s.setState(Running)
+		if d.Action != Grant || s.isClosed() {
+			s.notice("Nothing granted; the blocked tool calls stay undone.")
+			return
+		}
+		rules, dirs, err := saveGrants(d, s.cfg.UserSettings, s.cfg.Workdir)
+		if err != nil {
+			s.fail("Some grants were not saved", err.Error()+"\nWhat could be checked is granted for this session only.")
+		}
+		if len(rules)+len(dirs) == 0 {
+			return
+		}
+		s.mu.Lock()
+		s.extraTools = dedupe(s.extraTools, rules)
+		s.extraDirs = dedupe(s.extraDirs, dirs)
+		live := s.live
+		s.live = nil
+		s.mu.Unlock()
+		// New grants go on the command line: the live process makes way
+		// for one resumed with them.
+		if live != nil {
+			live.stop(3 * time.Second)
+		}
+		s.notice("Granted " + strings.Join(append(rules, dirs...), ", ") + ". Resuming the session…")
+		msg = RetryMessage
+		s.surf.Show(Event{Kind: EvPrompt, Text: msg})
+	}
+}
+
+func (s *Session) idle() {
+	s.mu.Lock()
+	if s.killTimer != nil {
+		s.killTimer.Stop()
+		s.killTimer = nil
+	}
+	s.cur = nil
+	if !s.closed {
+		s.state = Idle
+	}
+	s.mu.Unlock()
+	s.emitStatus()
+}
+
+// runOnce sends msg to a CLI process and handles its events until the
+// turn's result. It returns nil when the turn ended without one.
+func (s *Session) runOnce(msg string) *stream.Result {
+	p, err := s.process()
+	if err != nil {
+		s.startFailed(err)
+		return nil
+	}
+	s.mu.Lock()
+	s.cur = p
+	stopping := s.stopping
+	s.mu.Unlock()
+	if stopping {
+		return nil
+	}
+	if err := p.write(stream.UserMessage(msg)); err != nil {
+		// The process is gone; what it said is read below.
+	}
+	if s.cfg.Prompts == PromptsAfterTurn {
+		p.closeStdin()
+	}
+
+	answers := make(chan answer)
+	done := make(chan struct{})
+	defer close(done)
+	defer s.withdrawAll()
+	sawInit := false
+	for {
+		select {
+		case ev, ok := <-p.events:
+			if !ok {
+				<-p.done
+				s.processEnded(p, sawInit)
+				return nil
+			}
+			if ev.Kind == stream.KindInit {
+				sawInit = true
+			}
+			if r := s.handle(p, ev, answers, done); r != nil {
+				if s.cfg.Prompts == PromptsAfterTurn {
+					<-p.done
+				}
+				return r
+			}
+		case a := <-answers:
+			s.answer(p, a)
+		}
+	}
+}
+
+// process returns the process to send the next user line to: the live one,
+// or a new one resumed from the session.
+func (s *Session) process() (*proc, error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if s.cfg.Prompts == PromptsLive && s.live != nil && !s.live.exited() {
+		p := s.live
+		s.mu.Unlock()
+		return p, nil
+	}
+	l := launch{
+		Command:      s.cfg.Command,
+		AllowedTools: dedupe(s.cfg.AllowedTools, s.extraTools),
+		Dirs:         s.dirsLocked(),
+		SessionID:    s.sessionID,
+		Resume:       s.established,
+		DangerSkip:   s.cfg.DangerousSkip,
+	}
+	s.mu.Unlock()
+	var cleanup func()
+	if s.cfg.Experimental {
+		f, err := writeInstruction()
+		if err != nil {
+			return nil, fmt.Errorf("writing the instruction file: %w", err)
+		}
+		l.PromptFile = f
+		cleanup = func() { os.Remove(f) }
+	}
+	p, err := startProc(l.argv(), s.cfg.Workdir, childEnv(s.cfg.Env), stream.Options{PhraseDetection: s.cfg.PhraseDetection}, cleanup)
+	if err != nil {
+		if cleanup != nil {
+			cleanup()
+		}
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.cfg.Prompts == PromptsLive {
+		s.live = p
+	}
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		p.stop(time.Second)
+		return nil, ErrClosed
+	}
+	return p, nil
+}
+
+// writeInstruction puts Instruction in a private file for
+// --append-system-prompt-file.
+func writeInstruction() (string, error) {
+	f, err := os.CreateTemp("", "latch-instruction-*.txt") // mode 0600
+	if err != nil {
+		return "", err
+	}
+	_, err = f.WriteString(Instruction + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+func (s *Session) allowedTools() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return dedupe(s.cfg.AllowedTools, s.extraTools)
+}
+
+func (s *Session) dirs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dirsLocked()
+}
+
+// dirsLocked: the working folder and the temp folder are trusted on every run.
+func (s *Session) dirsLocked() []string {
+	return dedupe([]string{s.cfg.Workdir, os.TempDir()}, s.cfg.AddDirs, s.extraDirs)
+}
+
+func (s *Session) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+func (s *Session) isStopping() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopping
+}
+
+func (s *Session) setState(st State) {
+	s.mu.Lock()
+	if s.closed || s.state == st || (s.stopping && st != Idle) {
+		s.mu.Unlock()
+		return
+	}
+	s.state = st
+	s.mu.Unlock()
+	s.emitStatus()
+}
+
+func (s *Session) emitStatus() {
+	s.mu.Lock()
+	st := Status{
+		State:          s.state,
+		SessionID:      s.sessionID,
+		Model:          s.model,
+		PermissionMode: s.permMode,
+		Prompts:        s.cfg.Prompts,
+		Workdir:        s.cfg.Workdir,
+		DangerousSkip:  s.cfg.DangerousSkip,
+	}
+	if !s.established {
+		st.SessionID = ""
+	}
+	s.mu.Unlock()
+	s.surf.Show(Event{Kind: EvStatus, Status: &st})
+}
+
+func (s *Session) notice(text string) { s.surf.Show(Event{Kind: EvNotice, Text: text}) }
+
+func (s *Session) fail(title, detail string) {
+	s.surf.Show(Event{Kind: EvError, Err: &ErrorInfo{Title: title, Detail: detail}})
+}
+
+// startFailed explains a process that could not be started at all.
+func (s *Session) startFailed(err error) {
+	if errors.Is(err, ErrClosed) {
+		return
+	}
+	name := "claude"
+	if len(s.cfg.Command) > 0 {
+		name = s.cfg.Command[0]
+	}
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
+		s.fail("Claude Code CLI not found",
+			fmt.Sprintf("Latch could not run %q: %v.\nInstall Claude Code (npm install -g @anthropic-ai/claude-code) or set the claude command in Preferences (Ctrl+,).", name, err))
+		return
+	}
+	s.fail("Claude Code could not be started", fmt.Sprintf("%s: %v\nCheck the claude command in Preferences (Ctrl+,).", name, err))
+}
+
+// processEnded explains a process whose stdout ended before the turn's result.
+func (s *Session) processEnded(p *proc, sawInit bool) {
+	s.mu.Lock()
+	if s.live == p {
+		s.live = nil
+	}
+	stopping, closed := s.stopping, s.closed
+	s.mu.Unlock()
+	if closed {
+		return
+	}
+	if stopping {
+		s.notice("Stopped. Claude Code did not end the turn in time, so its process was ended.")
+		s.surf.Show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(nil, true, "Stopped")})
+		return
+	}
+	detail := fmt.Sprintf("%s (%s).", strings.Join(s.cfg.Command, " "), p.exitMsg)
+	if t := p.stderr.String(); t != "" {
+		detail += "\n\n" + t
+	}
+	if !sawInit {
+		s.fail("Claude Code exited before it started the turn", detail+"\n\nCheck the claude command in Preferences (Ctrl+,).")
+	} else {
+		s.fail("Claude Code stopped in the middle of the turn", detail)
+	}
+	s.surf.Show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(nil, true, "Claude Code exited")})
+}
+
+// withdrawAll closes every question still open when a turn ends.
+func (s *Session) withdrawAll() {
+	s.mu.Lock()
+	for id, pa := range s.pending {
+		pa.cancel()
+		delete(s.pending, id)
+	}
+	s.mu.Unlock()
+}
+
+func newUUID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}

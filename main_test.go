@@ -1,0 +1,46 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestRunDispatch(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name       string
+		args       []string
+		code       int
+		stdout     string
+		stderr     string
+		openWindow string // the folder the window was opened on; "-" = not opened
+	}{
+		{"no args opens the window", nil, 0, "", "", ""},
+		{"a folder opens the window on it", []string{dir}, 0, "", "", dir},
+		{"version", []string{"version"}, 0, "Latch " + version + "\n", "", "-"},
+		{"help", []string{"help"}, 0, "usage: latch", "", "-"},
+		{"unknown flag", []string{"--frobnicate"}, 2, "", "usage: latch", "-"},
+		{"not a folder", []string{dir + "/missing"}, 2, "", "is not a folder or a command", "-"},
+		{"two folders", []string{dir, dir}, 2, "", "usage: latch", "-"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			opened := "-"
+			code := run(tc.args, strings.NewReader(""), &out, &errb, func(d string) int { opened = d; return 0 })
+			if code != tc.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, errb.String())
+			}
+			if !strings.Contains(out.String(), tc.stdout) || (tc.stdout == "" && out.Len() != 0) {
+				t.Errorf("stdout %q, want %q", out.String(), tc.stdout)
+			}
+			if !strings.Contains(errb.String(), tc.stderr) || (tc.stderr == "" && errb.Len() != 0) {
+				t.Errorf("stderr %q, want %q", errb.String(), tc.stderr)
+			}
+			if opened != tc.openWindow {
+				t.Errorf("window opened on %q, want %q", opened, tc.openWindow)
+			}
+		})
+	}
+}
