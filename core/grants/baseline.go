@@ -1,0 +1,53 @@
+package grants
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// BaselineTools are allowed on every run through --allowedTools only; they
+// are never written to a settings file.
+var BaselineTools = []string{"Bash", "Read", "Write", "Edit"}
+
+// AllowedTools is the --allowedTools list for one run: the baseline first
+// (when on), then the configured tools, then extra ones, without
+// duplicates or blanks. It is built in memory and never persisted.
+func AllowedTools(baseline bool, configured, extra []string) []string {
+	var lists [][]string
+	if baseline {
+		lists = append(lists, BaselineTools)
+	}
+	return merge(func(s string) string { return strings.TrimSpace(s) }, append(lists, configured, extra)...)
+}
+
+// TrustedDirs are the folders every run may use: the working folder,
+// os.TempDir(), then the configured ones, cleaned and without duplicates.
+func TrustedDirs(workdir string, configured []string) []string {
+	var first []string
+	if workdir != "" {
+		first = append(first, workdir)
+	}
+	first = append(first, os.TempDir())
+	return merge(func(s string) string {
+		if strings.TrimSpace(s) == "" {
+			return ""
+		}
+		return filepath.Clean(s)
+	}, first, configured)
+}
+
+func merge(norm func(string) string, lists ...[]string) []string {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, l := range lists {
+		for _, s := range l {
+			s = norm(s)
+			if s != "" && !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}

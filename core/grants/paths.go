@@ -1,0 +1,30 @@
+package grants
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+)
+
+// UserSettingsPath is Claude Code's user settings file:
+// $CLAUDE_CONFIG_DIR/settings.json when that variable is set, else
+// ~/.claude/settings.json.
+func UserSettingsPath() (string, error) {
+	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		return filepath.Join(dir, "settings.json"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	if home == "" {
+		return "", errors.New("no home folder to find ~/.claude/settings.json in")
+	}
+	return filepath.Join(home, ".claude", "settings.json"), nil
+}
+
+// ProjectSettingsPath is the project-local settings file of workdir, which
+// Claude Code keeps out of version control.
+func ProjectSettingsPath(workdir string) string {
+	return filepath.Join(workdir, ".claude", "settings.local.json")
+}

@@ -1,0 +1,90 @@
+package grants
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode"
+)
+
+// Rule builds a permission rule in Claude Code's syntax: the bare tool name,
+// or Tool(content) such as Bash(npm run test:*).
+func Rule(tool, content string) string {
+	if content == "" {
+		return tool
+	}
+	return tool + "(" + content + ")"
+}
+
+// ReadDirRule allows reading everything below dir. Absolute paths take two
+// slashes in rules; one leading slash would mean "relative to the settings
+// file".
+func ReadDirRule(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	dir = strings.TrimSuffix(filepath.ToSlash(filepath.Clean(dir)), "/")
+	if dir != "" && !strings.HasPrefix(dir, "/") {
+		dir = "/" + dir // Windows: C:/x becomes //C:/x
+	}
+	return Rule("Read", "/"+dir+"/**")
+}
+
+// ValidRule rejects what Claude Code would not read as a rule: empty text,
+// stray whitespace or control characters, a bad tool name, empty or
+// unbalanced parentheses.
+func ValidRule(rule string) error {
+	bad := func(why string) error { return fmt.Errorf("invalid rule %q: %s", rule, why) }
+	if strings.TrimSpace(rule) == "" {
+		return errors.New("invalid rule: empty")
+	}
+	if strings.TrimSpace(rule) != rule {
+		return bad("leading or trailing whitespace")
+	}
+	if strings.ContainsFunc(rule, unicode.IsControl) {
+		return bad("contains a control character")
+	}
+	tool, content, hasContent := strings.Cut(rule, "(")
+	if !validToolName(tool) {
+		return bad("the tool name must start with a letter and hold only letters, digits, _ - . *")
+	}
+	if !hasContent {
+		return nil
+	}
+	if !strings.HasSuffix(content, ")") {
+		return bad("missing the closing parenthesis")
+	}
+	content = content[:len(content)-1]
+	if strings.TrimSpace(content) == "" {
+		return bad("empty parentheses; use the bare tool name to allow all of it")
+	}
+	depth := 0
+	for _, r := range content {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		}
+		if depth < 0 {
+			break
+		}
+	}
+	if depth != 0 {
+		return bad("unbalanced parentheses")
+	}
+	return nil
+}
+
+func validToolName(tool string) bool {
+	for i, r := range tool {
+		switch {
+		case r < unicode.MaxASCII && unicode.IsLetter(r):
+		case i > 0 && (r >= '0' && r <= '9' || strings.ContainsRune("_-.*", r)):
+		default:
+			return false
+		}
+	}
+	return tool != ""
+}

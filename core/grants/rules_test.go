@@ -1,0 +1,169 @@
+package grants
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestRule(t *testing.T) {
+	tests := []struct{ tool, content, want string }{
+		{"Bash", "", "Bash"},
+		{"Bash", "npm run test:*", "Bash(npm run test:*)"},
+		{"WebFetch", "domain:example.com", "WebFetch(domain:example.com)"},
+	}
+	for _, tt := range tests {
+		if got := Rule(tt.tool, tt.content); got != tt.want {
+			t.Errorf("Rule(%q, %q) = %q, want %q", tt.tool, tt.content, got, tt.want)
+		}
+		if err := ValidRule(Rule(tt.tool, tt.content)); err != nil {
+			t.Errorf("built rule rejected: %v", err)
+		}
+	}
+}
+
+func TestReadDirRule(t *testing.T) {
+	tests := []struct{ dir, want string }{
+		{"/abs/dir", "Read(//abs/dir/**)"},
+		{"/abs/dir/", "Read(//abs/dir/**)"},
+		{"/abs/./x/../dir", "Read(//abs/dir/**)"},
+		{"/", "Read(//**)"},
+	}
+	for _, tt := range tests {
+		if got := ReadDirRule(tt.dir); got != tt.want {
+			t.Errorf("ReadDirRule(%q) = %q, want %q", tt.dir, got, tt.want)
+		}
+	}
+}
+
+func TestValidRule(t *testing.T) {
+	tests := []struct {
+		rule    string
+		wantErr string // "" = valid
+	}{
+		{"Bash", ""},
+		{"Bash(npm run test:*)", ""},
+		{"Bash(echo (nested) ok)", ""},
+		{"Read(//home/u/**)", ""},
+		{"mcp__github__create_issue", ""},
+		{"mcp__puppeteer__*", ""},
+		{"WebFetch(domain:example.com)", ""},
+		{"", "empty"},
+		{"   ", "empty"},
+		{" Bash", "whitespace"},
+		{"Bash\n", "whitespace"},
+		{"Bash(a\nb)", "control character"},
+		{"Bash(npm", "closing parenthesis"},
+		{"Bash)", "tool name"},
+		{"Bash(a))", "unbalanced"},
+		{"Bash(a)(b", "closing parenthesis"},
+		{"Bash((a)", "unbalanced"},
+		{"Bash()", "empty parentheses"},
+		{"(ls)", "tool name"},
+		{"1Bash", "tool name"},
+		{"Ba sh", "tool name"},
+		{"Bash(x) trailing", "closing parenthesis"},
+	}
+	for _, tt := range tests {
+		err := ValidRule(tt.rule)
+		if tt.wantErr == "" {
+			if err != nil {
+				t.Errorf("ValidRule(%q) = %v, want ok", tt.rule, err)
+			}
+		} else if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+			t.Errorf("ValidRule(%q) = %v, want an error about %q", tt.rule, err, tt.wantErr)
+		}
+	}
+}
+
+func TestCheckDir(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.txt")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		dir       string
+		force     bool
+		want      string
+		wantErr   string
+		wantForce bool
+	}{
+		{dir: dir, want: dir},
+		{dir: dir + "/sub/../", want: dir}, // cleaned lexically, like Claude Code does
+		{dir: dir + "//./", want: dir},
+		{dir: "relative/path", wantErr: "absolute path"},
+		{dir: "~/x", wantErr: "absolute path"},
+		{dir: "", wantErr: "no folder"},
+		{dir: filepath.Join(dir, "missing"), wantErr: "no such folder"},
+		{dir: file, wantErr: "not a folder"},
+		{dir: "/", wantForce: true},
+		{dir: "/", force: true, want: "/"},
+		{dir: home, wantForce: true},
+		{dir: home + "/", wantForce: true},
+		{dir: home, force: true, want: home},
+	}
+	for _, tt := range tests {
+		got, err := CheckDir(tt.dir, tt.force)
+		switch {
+		case tt.wantForce:
+			if !errors.Is(err, ErrNeedsForce) {
+				t.Errorf("CheckDir(%q, %v) = %q, %v; want ErrNeedsForce", tt.dir, tt.force, got, err)
+			}
+		case tt.wantErr != "":
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("CheckDir(%q) = %q, %v; want an error about %q", tt.dir, got, err, tt.wantErr)
+			}
+		default:
+			if err != nil || got != tt.want {
+				t.Errorf("CheckDir(%q, %v) = %q, %v; want %q", tt.dir, tt.force, got, err, tt.want)
+			}
+		}
+	}
+}
+
+func TestAllowedTools(t *testing.T) {
+	tests := []struct {
+		baseline          bool
+		configured, extra []string
+		want              []string
+	}{
+		{true, nil, nil, []string{"Bash", "Read", "Write", "Edit"}},
+		{false, nil, nil, []string{}},
+		{true, []string{"WebFetch", "Bash", " Read "}, []string{"Edit", "Bash(git:*)", "WebFetch", ""},
+			[]string{"Bash", "Read", "Write", "Edit", "WebFetch", "Bash(git:*)"}},
+		{false, []string{"Grep", "Grep"}, []string{"Bash"}, []string{"Grep", "Bash"}},
+	}
+	for _, tt := range tests {
+		if got := AllowedTools(tt.baseline, tt.configured, tt.extra); !slices.Equal(got, tt.want) {
+			t.Errorf("AllowedTools(%v, %q, %q) = %q, want %q", tt.baseline, tt.configured, tt.extra, got, tt.want)
+		}
+	}
+	if !slices.Equal(BaselineTools, []string{"Bash", "Read", "Write", "Edit"}) {
+		t.Errorf("AllowedTools changed BaselineTools: %q", BaselineTools)
+	}
+}
+
+func TestTrustedDirs(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // proves os.TempDir is used, not a literal /tmp
+	tests := []struct {
+		workdir    string
+		configured []string
+		want       []string
+	}{
+		{"/work/p", nil, []string{"/work/p", tmp}},
+		{"/work/p/", []string{"/data/", tmp + "/", "/work/p", "", "/data"}, []string{"/work/p", tmp, "/data"}},
+		{"", []string{"/x"}, []string{tmp, "/x"}},
+	}
+	for _, tt := range tests {
+		if got := TrustedDirs(tt.workdir, tt.configured); !slices.Equal(got, tt.want) {
+			t.Errorf("TrustedDirs(%q, %q) = %q, want %q", tt.workdir, tt.configured, got, tt.want)
+		}
+	}
+}
