@@ -1,0 +1,266 @@
+//go:build e2e
+
+// End-to-end tests: the built latch binary in a real X window under Xvfb,
+// driven by keyboard with xdotool, running the real claude CLI against the
+// fake Anthropic API. Run by `make test` (make test-e2e).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latch-app/latch/app/fakeapi"
+)
+
+type desk struct {
+	t       *testing.T
+	display string
+	bin     string
+	claude  string
+	api     *fakeapi.Server
+	home    string
+	work    string
+	xdg     string
+	cmd     *exec.Cmd
+	win     string
+}
+
+func TestE2E(t *testing.T) {
+	bin := os.Getenv("LATCH_BIN")
+	if bin == "" {
+		t.Fatal("LATCH_BIN is not set: run this through `make test-e2e`")
+	}
+	claude := fakeapi.CLIPath(t)
+	display := startXvfb(t)
+	newDesk := func(t *testing.T, cfg map[string]any) *desk {
+		api, err := fakeapi.Start()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(api.Close)
+		d := &desk{t: t, display: display, bin: bin, claude: claude, api: api, home: t.TempDir(), xdg: t.TempDir()}
+		d.work = filepath.Join(d.home, "project")
+		os.MkdirAll(d.work, 0o755)
+		cfg["claude_command"] = claude
+		b, _ := json.Marshal(cfg)
+		os.MkdirAll(filepath.Join(d.xdg, "latch"), 0o700)
+		os.WriteFile(filepath.Join(d.xdg, "latch", "config.json"), b, 0o600)
+		t.Cleanup(func() { fakeapi.TidyTemp(d.work) })
+		return d
+	}
+
+	t.Run("Smoke", func(t *testing.T) {
+		d := newDesk(t, map[string]any{})
+		d.start()
+		d.shot("e2e_smoke")
+		d.quit()
+	})
+
+	t.Run("LivePromptAnsweredByKeyboard", func(t *testing.T) {
+		d := newDesk(t, map[string]any{"permission_prompts": "live", "baseline_tools": false})
+		d.api.Handle(toolThenDone(fakeapi.Bash("touch made-live.txt")))
+		d.start()
+		d.typeText("create a file please")
+		d.key("ctrl+Return")
+		d.waitRequests(1)
+		time.Sleep(2 * time.Second) // the dialog takes keys within 1 s of the question
+		d.shot("e2e_live_dialog")
+		d.key("1") // Allow once
+		d.waitFile(filepath.Join(d.work, "made-live.txt"))
+		d.waitRequests(2)
+		time.Sleep(1500 * time.Millisecond)
+		d.shot("e2e_live_done")
+		d.quit()
+	})
+
+	t.Run("AfterTurnGrantByKeyboard", func(t *testing.T) {
+		d := newDesk(t, map[string]any{"permission_prompts": "after_turn", "baseline_tools": false})
+		d.api.Handle(toolThenDone(fakeapi.Bash("touch made-after.txt")))
+		d.start()
+		d.typeText("create a file please")
+		d.key("ctrl+Return")
+		d.waitRequests(2) // the tool call, then the answer after the stream-closed denial
+		time.Sleep(2500 * time.Millisecond)
+		d.shot("e2e_grant_dialog")
+		d.key("space")  // tick the first checkbox (Bash)
+		d.key("Return") // Grant and retry
+		d.waitFile(filepath.Join(d.work, "made-after.txt"))
+		settings, err := os.ReadFile(filepath.Join(d.home, ".claude", "settings.json"))
+		if err != nil || !strings.Contains(string(settings), `"Bash"`) {
+			t.Errorf("settings.json after the grant: %s (%v)", settings, err)
+		}
+		last := d.api.Conversation()
+		if !last[len(last)-1].Contains("Retry the tool calls that failed.") {
+			t.Error("the resumed turn did not carry Latch's retry message")
+		}
+		time.Sleep(1500 * time.Millisecond)
+		d.shot("e2e_after_grant")
+		d.quit()
+	})
+}
+
+// toolThenDone calls the tool until a tool_result succeeds, then says done.
+func toolThenDone(tool fakeapi.Block) fakeapi.Rule {
+	return func(r fakeapi.Request) (fakeapi.Reply, bool) {
+		if tr, ok := r.LastToolResult(); ok && !tr.IsError {
+			return fakeapi.Say(fakeapi.Text("Done: the file is there.")), true
+		}
+		return fakeapi.Say(fakeapi.Text("Creating the file."), tool), true
+	}
+}
+
+func startXvfb(t *testing.T) string {
+	for n := 90; n < 120; n++ {
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+			continue
+		}
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
+			continue
+		}
+		display := fmt.Sprintf(":%d", n)
+		cmd := exec.Command("Xvfb", display, "-screen", "0", "1280x900x24", "-nolisten", "tcp")
+		if err := cmd.Start(); err != nil {
+			t.Fatalf("Xvfb: %v (make deps installs it)", err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		for i := 0; i < 100; i++ {
+			if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+				return display
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Fatalf("Xvfb %s did not come up", display)
+	}
+	t.Fatal("no free X display")
+	return ""
+}
+
+func (d *desk) env() []string {
+	return append(fakeapi.CLIEnv(d.api.URL(), d.home),
+		"DISPLAY="+d.display, "XDG_CONFIG_HOME="+d.xdg, "LANG=en_US.UTF-8", "LATCH_NO_PORTAL=1")
+}
+
+func (d *desk) start() {
+	d.t.Helper()
+	d.cmd = exec.Command(d.bin, d.work)
+	d.cmd.Env = d.env()
+	logf, _ := os.Create(filepath.Join(artifacts(d.t), strings.ReplaceAll(d.t.Name(), "/", "_")+".log"))
+	d.cmd.Stdout, d.cmd.Stderr = logf, logf
+	if err := d.cmd.Start(); err != nil {
+		d.t.Fatal(err)
+	}
+	d.t.Cleanup(func() {
+		if d.cmd.ProcessState == nil {
+			d.cmd.Process.Kill()
+			d.cmd.Wait()
+		}
+		logf.Close()
+	})
+	out := d.xdo(30*time.Second, "search", "--sync", "--onlyvisible", "--name", "^Latch$")
+	d.win = strings.Fields(out)[0]
+	d.xdo(5*time.Second, "windowfocus", "--sync", d.win)
+	time.Sleep(800 * time.Millisecond) // first frame
+}
+
+func (d *desk) xdo(timeout time.Duration, args ...string) string {
+	d.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "xdotool", args...)
+	cmd.Env = append(os.Environ(), "DISPLAY="+d.display)
+	out, err := cmd.Output()
+	if err != nil {
+		d.t.Fatalf("xdotool %v: %v", args, err)
+	}
+	return string(out)
+}
+
+func (d *desk) typeText(s string) {
+	d.xdo(30*time.Second, "type", "--delay", "30", s)
+}
+
+func (d *desk) key(k string) {
+	d.xdo(10*time.Second, "key", "--clearmodifiers", k)
+	time.Sleep(150 * time.Millisecond)
+}
+
+func (d *desk) waitRequests(n int) {
+	d.t.Helper()
+	if !d.api.Wait(60*time.Second, func(rs []fakeapi.Request) bool { return len(d.api.Conversation()) >= n }) {
+		d.shot("timeout")
+		d.t.Fatalf("the fake API got %d conversation requests, want %d", len(d.api.Conversation()), n)
+	}
+}
+
+func (d *desk) waitFile(path string) {
+	d.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	d.shot("timeout")
+	d.t.Fatalf("%s was not created", path)
+}
+
+// quit closes the window the way a person does and checks that Latch and
+// every claude process it started are gone.
+func (d *desk) quit() {
+	d.t.Helper()
+	d.key("ctrl+q")
+	done := make(chan error, 1)
+	go func() { done <- d.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			d.t.Errorf("latch exited with %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		d.t.Fatal("latch did not exit after Ctrl+Q")
+	}
+	if pids := processesIn(d.work); len(pids) > 0 {
+		d.t.Errorf("processes left running in the working folder after quit: %v", pids)
+	}
+}
+
+// processesIn lists processes whose cwd is dir.
+func processesIn(dir string) []string {
+	var out []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd")); err == nil && cwd == dir {
+			cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+			out = append(out, e.Name()+" "+strings.ReplaceAll(string(cmdline), "\x00", " "))
+		}
+	}
+	return out
+}
+
+func artifacts(t *testing.T) string {
+	dir := os.Getenv("LATCH_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join("build", "artifacts")
+	}
+	os.MkdirAll(dir, 0o755)
+	return dir
+}
+
+func (d *desk) shot(name string) {
+	path := filepath.Join(artifacts(d.t), name+".png")
+	cmd := exec.Command("import", "-window", "root", path)
+	cmd.Env = append(os.Environ(), "DISPLAY="+d.display)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		d.t.Logf("screenshot %s: %v %s", name, err, out)
+		return
+	}
+	d.t.Logf("screenshot: %s", path)
+}
