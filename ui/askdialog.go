@@ -1,0 +1,308 @@
+package ui
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/latch-app/latch/app"
+)
+
+// askDialog is the live permission question, laid out like Claude Code's
+// own prompt: 1 Allow once, 2 Always allow, 3 Deny, Esc deny and stop.
+type askDialog struct {
+	m    *modal
+	mw   *MainWindow
+	q    app.Question
+	done func(app.Decision)
+
+	rule   *kEntry
+	scope  *choiceGroup
+	msg    *kEntry
+	folder *kEntry
+	groups []*choiceGroup // AskUserQuestion
+
+	allowOnce, always, deny, grantFolder, answer *kButton
+	buttons                                      []*kButton
+}
+
+func (mw *MainWindow) newAskDialog(q app.Question, done func(app.Decision)) *modal {
+	d := &askDialog{mw: mw, q: q, done: done}
+	d.m = &modal{win: mw.win, owner: d}
+	d.m.onKey, d.m.onRune = d.key, d.rune
+	var content fyne.CanvasObject
+	title := "Allow " + toolName(q) + "?"
+	if len(q.Questions) > 0 {
+		title = "Claude has a question"
+		content = d.questionContent()
+	} else {
+		content = d.permissionContent()
+	}
+	d.m.dlg = dialog.NewCustomWithoutButtons(title, content, mw.win)
+	d.m.show(640)
+	return d.m
+}
+
+func toolName(q app.Question) string {
+	if q.DisplayName != "" {
+		return q.DisplayName
+	}
+	if q.Tool != "" {
+		return q.Tool
+	}
+	return "this tool"
+}
+
+func wrapped(s string) *widget.Label {
+	l := widget.NewLabel(s)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+func caption(s string) *widget.Label {
+	l := widget.NewLabel(s)
+	l.Importance = widget.LowImportance
+	l.SizeName = theme.SizeNameCaptionText
+	return l
+}
+
+// codeBox shows text in monospace, diffs coloured, at most maxH tall.
+func codeBox(text string, diff bool, maxH float32) fyne.CanvasObject {
+	text, more := clip(text, 400, 300)
+	g := widget.NewTextGridFromString(text)
+	g.Scroll = fyne.ScrollNone
+	if diff {
+		add := &widget.CustomTextGridStyle{FGColor: theme.Color(theme.ColorNameSuccess)}
+		del := &widget.CustomTextGridStyle{FGColor: theme.Color(theme.ColorNameError)}
+		for i, l := range strings.Split(text, "\n") {
+			switch {
+			case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+			case strings.HasPrefix(l, "+"):
+				g.SetRowStyle(i, add)
+			case strings.HasPrefix(l, "-"):
+				g.SetRowStyle(i, del)
+			}
+		}
+	}
+	s := container.NewScroll(g)
+	h := g.MinSize().Height
+	if h > maxH {
+		h = maxH
+	}
+	s.SetMinSize(fyne.NewSize(200, h))
+	out := indent(s)
+	if more > 0 {
+		out = container.NewVBox(s, caption("… and more lines not shown"))
+	}
+	return out
+}
+
+func (d *askDialog) permissionContent() fyne.CanvasObject {
+	q := d.q
+	var rows []fyne.CanvasObject
+	if q.Description != "" {
+		rows = append(rows, wrapped(q.Description))
+	}
+	switch {
+	case q.Diff != "":
+		if q.Path != "" {
+			rows = append(rows, caption("Change to "+q.Path))
+		}
+		rows = append(rows, codeBox(q.Diff, true, 260))
+	case q.Command != "":
+		rows = append(rows, caption("Command"), codeBox(q.Command, false, 160))
+	case q.Path != "":
+		rows = append(rows, caption("Path"), codeBox(q.Path, false, 60))
+	case q.Input != "":
+		rows = append(rows, caption("Input"), codeBox(q.Input, false, 200))
+	case q.Summary != "":
+		rows = append(rows, codeBox(q.Summary, false, 60))
+	}
+	if q.BlockedPath != "" {
+		l := wrapped("Blocked path: " + q.BlockedPath)
+		l.Importance = widget.WarningImportance
+		rows = append(rows, l)
+	}
+	if q.Reason != "" {
+		l := wrapped("Why it asks: " + q.Reason)
+		l.Importance = widget.LowImportance
+		rows = append(rows, l)
+	}
+	rows = append(rows, widget.NewSeparator())
+
+	d.rule = newKEntry(d.m)
+	d.rule.SetText(q.Rule)
+	d.rule.SetPlaceHolder(q.Tool)
+	d.scope = newChoiceGroup([]string{"Your user settings (~/.claude/settings.json)",
+		"This project (.claude/settings.local.json)"}, false, d.m)
+	d.scope.items[0].Selected = true
+	d.msg = newKEntry(d.m)
+	d.msg.SetPlaceHolder(app.DefaultDenyMessage)
+	form := []fyne.CanvasObject{
+		caption("Rule to always allow"), d.rule,
+		caption("Save it in"), container.NewHBox(d.scope.objects()...),
+		caption("Message if you deny"), d.msg,
+	}
+	d.allowOnce = newKButton("1  Allow once", theme.ConfirmIcon(), d.m, func() { d.finish(app.AllowOnce) })
+	d.allowOnce.Importance = widget.HighImportance
+	d.always = newKButton("2  Always allow", nil, d.m, func() { d.finish(app.AllowAlways) })
+	d.deny = newKButton("3  Deny", theme.CancelIcon(), d.m, func() { d.finish(app.Deny) })
+	d.buttons = []*kButton{d.allowOnce, d.always, d.deny}
+	if q.Folder != "" {
+		d.folder = newKEntry(d.m)
+		d.folder.SetText(q.Folder)
+		browse := newKButton("Browse…", theme.FolderOpenIcon(), d.m, func() {
+			d.mw.chooseFolder(d.folder.Text, func(p string) { d.folder.SetText(p) })
+		})
+		form = append(form, caption("Folder to grant"), container.NewBorder(nil, nil, nil, browse, d.folder))
+		d.grantFolder = newKButton("4  Grant folder", theme.FolderIcon(), d.m, func() { d.finish(app.GrantFolder) })
+		d.buttons = append(d.buttons, d.grantFolder)
+	}
+	rows = append(rows, form...)
+	rows = append(rows, widget.NewSeparator())
+	btns := []fyne.CanvasObject{}
+	for _, b := range d.buttons {
+		btns = append(btns, b)
+	}
+	rows = append(rows, container.NewHBox(btns...),
+		caption("Digits choose at once (outside text fields) · Enter presses the focused button · Esc denies and stops the turn"))
+	d.m.first = d.allowOnce
+	return container.NewVBox(rows...)
+}
+
+func (d *askDialog) questionContent() fyne.CanvasObject {
+	var rows []fyne.CanvasObject
+	for i, it := range d.q.Questions {
+		if i > 0 {
+			rows = append(rows, widget.NewSeparator())
+		}
+		if it.Header != "" {
+			h := widget.NewLabel(it.Header)
+			h.TextStyle.Bold = true
+			rows = append(rows, h)
+		}
+		rows = append(rows, wrapped(it.Question))
+		g := newChoiceGroup(it.Options, it.MultiSelect, d.m)
+		if !it.MultiSelect && len(g.items) > 0 {
+			g.items[0].Selected = true
+		}
+		d.groups = append(d.groups, g)
+		rows = append(rows, container.NewVBox(g.objects()...))
+	}
+	d.answer = newKButton("Answer", theme.ConfirmIcon(), d.m, func() { d.finish(app.AllowOnce) })
+	d.answer.Importance = widget.HighImportance
+	d.deny = newKButton("Don't answer", theme.CancelIcon(), d.m, func() { d.finish(app.Deny) })
+	d.buttons = []*kButton{d.answer, d.deny}
+	rows = append(rows, widget.NewSeparator(),
+		container.NewHBox(layout.NewSpacer(), d.deny, d.answer),
+		caption("Space picks the focused option · digits pick an option · Enter answers · Esc stops the turn"))
+	if len(d.groups) > 0 && len(d.groups[0].items) > 0 {
+		d.m.first = d.groups[0].items[0]
+	} else {
+		d.m.first = d.answer
+	}
+	return container.NewVBox(rows...)
+}
+
+func (d *askDialog) finish(a app.Action) {
+	dec := app.Decision{Action: a}
+	switch a {
+	case app.AllowOnce:
+		if len(d.groups) > 0 {
+			dec.Answers = map[string]string{}
+			for i, g := range d.groups {
+				dec.Answers[d.q.Questions[i].Question] = strings.Join(g.selected(), ", ")
+			}
+		}
+	case app.AllowAlways:
+		dec.Rule = strings.TrimSpace(d.rule.Text)
+		if dec.Rule == "" {
+			dec.Rule = d.q.Rule
+		}
+		dec.Scope = d.scopeValue()
+	case app.Deny, app.DenyStop:
+		dec.Message = d.denyMessage()
+	case app.GrantFolder:
+		dec.Folder = strings.TrimSpace(d.folder.Text)
+		dec.Scope = d.scopeValue()
+		d.mw.confirmBroad([]string{dec.Folder}, func(force bool) {
+			dec.Force = force
+			d.done(dec)
+		})
+		return
+	}
+	d.done(dec)
+}
+
+func (d *askDialog) scopeValue() app.Scope {
+	if d.scope != nil && len(d.scope.items) > 1 && d.scope.items[1].Selected {
+		return app.ScopeProject
+	}
+	return app.ScopeUser
+}
+
+func (d *askDialog) denyMessage() string {
+	if d.msg != nil {
+		if s := strings.TrimSpace(d.msg.Text); s != "" {
+			return s
+		}
+	}
+	return app.DefaultDenyMessage
+}
+
+func (d *askDialog) key(ev *fyne.KeyEvent) bool {
+	switch ev.Name {
+	case fyne.KeyEscape:
+		d.finish(app.DenyStop)
+		return true
+	case fyne.KeyReturn, fyne.KeyEnter:
+		switch f := d.mw.win.Canvas().Focused().(type) {
+		case *kButton:
+			f.OnTapped()
+		case *choice:
+			if d.answer == nil { // a "save it in" option: always allow there
+				d.finish(app.AllowAlways)
+			} else {
+				d.finish(app.AllowOnce)
+			}
+		case *kEntry:
+			switch f {
+			case d.rule:
+				d.finish(app.AllowAlways)
+			case d.msg:
+				d.finish(app.Deny)
+			case d.folder:
+				d.finish(app.GrantFolder)
+			}
+		default:
+			d.finish(app.AllowOnce)
+		}
+		return true
+	}
+	return false
+}
+
+func (d *askDialog) rune(r rune) bool {
+	if r < '1' || r > '9' {
+		return false
+	}
+	n := int(r - '1')
+	if len(d.groups) > 0 {
+		g := d.groups[0]
+		if c, ok := d.mw.win.Canvas().Focused().(*choice); ok {
+			g = c.group
+		}
+		g.pick(n)
+		return true
+	}
+	if n < len(d.buttons) {
+		d.buttons[n].OnTapped()
+		return true
+	}
+	return false
+}

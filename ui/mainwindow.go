@@ -1,0 +1,367 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/latch-app/latch/app"
+	"github.com/latch-app/latch/core/grants"
+)
+
+// WindowTitle is the main window's title, always.
+const WindowTitle = "Latch"
+
+// MainWindow is Latch's one main window: the working folder, the
+// transcript, the prompt box and the status line.
+type MainWindow struct {
+	app  fyne.App
+	win  fyne.Window
+	opts Options
+	surf *surface
+	// do runs f on the UI goroutine (fyne.Do; tests drive it themselves).
+	do func(f func())
+
+	tr        *transcript
+	prompt    *promptEntry
+	sendBtn   *widget.Button
+	stopBtn   *widget.Button
+	folderLbl *widget.Label
+	changeBtn *widget.Button
+	statusLbl *widget.Label
+	dangerLbl *widget.Label
+	emptyHint fyne.CanvasObject
+	modals    modalQueue
+	prefs     *prefsWindow
+
+	// UI goroutine only.
+	workdir    string
+	running    bool
+	status     app.Status
+	lastTurn   *app.TurnInfo
+	foreground bool
+
+	mu     sync.Mutex // guards runner
+	runner Runner
+}
+
+// NewMainWindow builds the window on a (a real app or fyne.io/fyne/v2/test's)
+// and starts the event pump. Show it with Window().Show().
+func NewMainWindow(a fyne.App, opts Options) *MainWindow {
+	mw := newMainWindow(a, opts, fyne.Do)
+	go mw.surf.pump()
+	return mw
+}
+
+func newMainWindow(a fyne.App, opts Options, do func(func())) *MainWindow {
+	mw := &MainWindow{app: a, opts: opts, workdir: opts.Workdir, foreground: true}
+	mw.surf = newSurface(mw)
+	mw.do = func(f func()) {
+		select {
+		case <-mw.surf.closed:
+		default:
+			do(f)
+		}
+	}
+	mw.win = a.NewWindow(WindowTitle)
+	mw.modals.onShow = mw.questionShown
+	mw.modals.onEmpty = func() {
+		mw.focusPrompt()
+		mw.prompt.eatSpace = true
+	}
+	cfg, _ := grants.LoadConfig() // defaults when malformed; main.go reports that
+	mw.status.Prompts = cfg.PermissionPrompts
+	mw.status.DangerousSkip = cfg.DangerouslySkipPermissions
+	mw.build()
+	mw.win.SetMainMenu(mw.menu())
+	mw.win.Resize(fyne.NewSize(980, 720))
+	if opts.Notice != "" {
+		mw.tr.addNotice(opts.Notice)
+	}
+	mw.refresh()
+	return mw
+}
+
+// Window is the main window.
+func (mw *MainWindow) Window() fyne.Window { return mw.win }
+
+// Surface is what a Session talks to.
+func (mw *MainWindow) Surface() app.Surface { return mw.surf }
+
+func (mw *MainWindow) build() {
+	mw.tr = newTranscript()
+	mw.prompt = newPromptEntry(mw.send)
+	mw.prompt.onEscape = func() {
+		if mw.running {
+			mw.stop()
+		}
+	}
+	mw.prompt.SetPlaceHolder("Ask Claude to do something in this folder…   (Ctrl+Enter sends, Esc stops)")
+	mw.prompt.SetMinRowsVisible(3)
+	mw.sendBtn = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), mw.send)
+	mw.sendBtn.Importance = widget.HighImportance
+	mw.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), mw.stop)
+	mw.stopBtn.Disable()
+
+	mw.folderLbl = widget.NewLabel("")
+	mw.folderLbl.TextStyle.Monospace = true
+	mw.folderLbl.Truncation = fyne.TextTruncateEllipsis
+	mw.changeBtn = widget.NewButtonWithIcon("Change folder…", theme.FolderOpenIcon(), mw.pickFolder)
+	folderBar := container.NewBorder(nil, nil,
+		container.NewHBox(widget.NewIcon(theme.FolderIcon()), caption("Working folder")),
+		mw.changeBtn, mw.folderLbl)
+
+	hint := widget.NewLabel("Type a prompt below and press Ctrl+Enter.\nClaude works in the folder above; anything it is refused shows up here, ready to grant.")
+	hint.Alignment = fyne.TextAlignCenter
+	hint.Importance = widget.LowImportance
+	mw.emptyHint = container.NewCenter(hint)
+
+	mw.statusLbl = widget.NewLabel("")
+	mw.statusLbl.SizeName = theme.SizeNameCaptionText
+	mw.statusLbl.Truncation = fyne.TextTruncateEllipsis
+	mw.dangerLbl = widget.NewLabel("PERMISSION CHECKS OFF (dangerously skip permissions)")
+	mw.dangerLbl.Importance = widget.DangerImportance
+	mw.dangerLbl.TextStyle.Bold = true
+	mw.dangerLbl.SizeName = theme.SizeNameCaptionText
+	mw.dangerLbl.Hide()
+
+	buttons := container.NewVBox(mw.sendBtn, mw.stopBtn)
+	promptRow := container.NewBorder(nil, nil, nil, buttons, mw.prompt)
+	statusBar := container.NewBorder(nil, nil, nil, mw.dangerLbl, mw.statusLbl)
+	bottom := container.NewVBox(widget.NewSeparator(), container.NewPadded(promptRow), statusBar)
+	top := container.NewVBox(container.NewPadded(folderBar), widget.NewSeparator())
+	center := container.NewStack(mw.tr.list, mw.emptyHint)
+	mw.win.SetContent(container.NewBorder(top, bottom, nil, nil, center))
+}
+
+func (mw *MainWindow) menu() *fyne.MainMenu {
+	folder := fyne.NewMenuItem("Change Folder…", mw.pickFolder)
+	folder.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
+	prefs := fyne.NewMenuItem("Preferences…", mw.showPrefs)
+	prefs.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault}
+	return fyne.NewMainMenu(fyne.NewMenu("File", folder, fyne.NewMenuItemSeparator(), prefs))
+}
+
+// refresh brings the folder bar, buttons and status line up to date.
+func (mw *MainWindow) refresh() {
+	if mw.workdir == "" {
+		mw.folderLbl.SetText("(none — choose one)")
+	} else {
+		mw.folderLbl.SetText(mw.workdir)
+	}
+	if mw.running {
+		mw.sendBtn.Disable()
+		mw.stopBtn.Enable()
+	} else {
+		mw.sendBtn.Enable()
+		mw.stopBtn.Disable()
+	}
+	mw.statusLbl.SetText(mw.statusText())
+	if mw.status.DangerousSkip {
+		mw.dangerLbl.Show()
+	} else {
+		mw.dangerLbl.Hide()
+	}
+	if len(mw.tr.entries) > 0 {
+		mw.emptyHint.Hide()
+	} else {
+		mw.emptyHint.Show()
+	}
+}
+
+func (mw *MainWindow) statusText() string {
+	st := mw.status
+	state := st.State.String()
+	if mw.running && st.State == app.Idle {
+		state = app.Running.String()
+	}
+	parts := []string{strings.ToUpper(state[:1]) + state[1:]}
+	if st.SessionID != "" {
+		id := st.SessionID
+		if len(id) > 8 {
+			id = id[:8]
+		}
+		parts = append(parts, "session "+id)
+	}
+	if st.Model != "" {
+		parts = append(parts, st.Model)
+	}
+	switch st.Prompts {
+	case grants.PromptsAfterTurn:
+		parts = append(parts, "permissions asked after the turn")
+	case grants.PromptsLive, "":
+		parts = append(parts, "permissions asked live")
+	}
+	if st.PermissionMode != "" && st.PermissionMode != "default" {
+		parts = append(parts, "mode "+st.PermissionMode)
+	}
+	if t := mw.lastTurn; t != nil {
+		parts = append(parts,
+			fmt.Sprintf("last turn %s, %s in / %s out", money(t.CostUSD), tokens(t.InputTokens), tokens(t.OutputTokens)),
+			fmt.Sprintf("session %s, %s in / %s out", money(t.SessionCostUSD), tokens(t.SessionInputTokens), tokens(t.SessionOutputTokens)))
+	}
+	return strings.Join(parts, "   ·   ")
+}
+
+// apply shows a batch of events; UI goroutine only.
+func (mw *MainWindow) apply(batch []app.Event) {
+	turnEnded := false
+	for _, ev := range batch {
+		switch ev.Kind {
+		case app.EvStatus:
+			if ev.Status != nil {
+				mw.status = *ev.Status
+				if ev.Status.Workdir != "" && mw.workdir == "" {
+					mw.workdir = ev.Status.Workdir
+				}
+				switch ev.Status.State {
+				case app.Idle, app.Closed:
+					mw.running = false
+				default:
+					mw.running = true
+				}
+			}
+		case app.EvTurnEnd:
+			if ev.Turn != nil {
+				t := *ev.Turn
+				mw.lastTurn = &t
+			}
+			mw.running = false
+			turnEnded = true
+		}
+		mw.tr.apply(ev)
+	}
+	mw.tr.list.Sync()
+	mw.refresh()
+	if turnEnded {
+		mw.focusPrompt()
+		if !mw.foreground {
+			msg := "The turn finished."
+			if t := mw.lastTurn; t != nil && t.IsError {
+				msg = "The turn failed."
+			} else if t != nil && t.Denials > 0 {
+				msg = fmt.Sprintf("The turn finished with %s.", plural(t.Denials, "refused tool call", "refused tool calls"))
+			}
+			mw.notify(msg)
+		}
+	}
+}
+
+func (mw *MainWindow) notify(msg string) {
+	mw.app.SendNotification(fyne.NewNotification("Latch", msg))
+}
+
+func (mw *MainWindow) questionShown(p *pending) {
+	if !mw.foreground {
+		mw.notify(p.notice)
+	}
+}
+
+// focusPrompt gives the prompt box the keyboard unless a dialog has it.
+func (mw *MainWindow) focusPrompt() {
+	if mw.modals.active() {
+		return
+	}
+	mw.win.Canvas().Focus(mw.prompt)
+}
+
+// send starts a turn with the prompt box's text.
+func (mw *MainWindow) send() {
+	text := strings.TrimSpace(mw.prompt.Text)
+	if text == "" || mw.running {
+		return
+	}
+	if mw.workdir == "" {
+		mw.tr.addError("Choose a working folder first", "Claude works inside one folder. Use “Change folder…” above.")
+		mw.tr.list.Sync()
+		mw.refresh()
+		return
+	}
+	mw.prompt.SetText("")
+	mw.tr.addUser(text)
+	mw.tr.list.ScrollToBottom()
+	mw.running = true
+	mw.refresh()
+	dir := mw.workdir
+	go func() {
+		r, err := mw.runnerFor(dir)
+		if err == nil {
+			err = r.Send(text)
+		}
+		if err != nil {
+			mw.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{
+				Title: "Claude Code could not start", Detail: err.Error()}})
+			mw.do(func() {
+				mw.surf.flush()
+				mw.running = false
+				mw.refresh()
+				mw.focusPrompt()
+			})
+		}
+	}()
+}
+
+// runnerFor returns the session for dir, starting one if there is none.
+func (mw *MainWindow) runnerFor(dir string) (Runner, error) {
+	mw.mu.Lock()
+	defer mw.mu.Unlock()
+	if mw.runner != nil {
+		return mw.runner, nil
+	}
+	if mw.opts.NewRunner == nil {
+		return nil, fmt.Errorf("no way to start Claude Code was configured")
+	}
+	r, err := mw.opts.NewRunner(dir, mw.surf)
+	if err != nil {
+		return nil, err
+	}
+	mw.runner = r
+	return r, nil
+}
+
+func (mw *MainWindow) stop() {
+	mw.mu.Lock()
+	r := mw.runner
+	mw.mu.Unlock()
+	if r != nil {
+		go r.Stop()
+	}
+}
+
+// closeRunner ends the session, if any; the next prompt starts a new one.
+func (mw *MainWindow) closeRunner() Runner {
+	mw.mu.Lock()
+	r := mw.runner
+	mw.runner = nil
+	mw.mu.Unlock()
+	return r
+}
+
+func (mw *MainWindow) pickFolder() {
+	mw.chooseFolder(mw.workdir, mw.SetFolder)
+}
+
+// SetFolder makes dir the working folder; the running session, if any, ends
+// and the next prompt starts a new one there.
+func (mw *MainWindow) SetFolder(dir string) {
+	if dir == "" || dir == mw.workdir {
+		return
+	}
+	mw.workdir = dir
+	if r := mw.closeRunner(); r != nil {
+		go r.Close()
+	}
+	mw.running = false
+	mw.status.SessionID, mw.status.State = "", app.Idle
+	mw.lastTurn = nil
+	mw.tr.addNotice("Working folder is now " + dir + ". The next prompt starts a new session there.")
+	mw.tr.list.Sync()
+	mw.refresh()
+	mw.focusPrompt()
+}

@@ -1,0 +1,165 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/latch-app/latch/app"
+)
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func ctrlEnter(p *promptEntry) {
+	p.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierControl})
+}
+
+func TestWindowTitleAndStartFocus(t *testing.T) {
+	h := newHarness(t)
+	if h.mw.win.Title() != "Latch" {
+		t.Errorf("title %q", h.mw.win.Title())
+	}
+	h.mw.focusPrompt()
+	if h.c.Focused() != h.mw.prompt {
+		t.Error("prompt box does not have the focus")
+	}
+	if !strings.Contains(h.mw.folderLbl.Text, h.mw.workdir) {
+		t.Errorf("folder bar shows %q", h.mw.folderLbl.Text)
+	}
+}
+
+func TestCtrlEnterSendsAndTurnEndRefocuses(t *testing.T) {
+	h := newHarness(t)
+	h.c.Focus(h.mw.prompt)
+	typeRunes(h.c, "make the tests pass")
+	press(h.c, fyne.KeyReturn) // a plain Enter is a new line
+	if h.mw.prompt.Text != "make the tests pass\n" {
+		t.Fatalf("prompt = %q", h.mw.prompt.Text)
+	}
+	ctrlEnter(h.mw.prompt)
+	waitFor(t, "the prompt to reach the session", func() bool { return len(h.r.sentCopy()) == 1 })
+	if got := h.r.sentCopy()[0]; got != "make the tests pass" {
+		t.Errorf("sent %q", got)
+	}
+	if h.mw.prompt.Text != "" || !h.mw.running || h.mw.stopBtn.Disabled() || !h.mw.sendBtn.Disabled() {
+		t.Errorf("after send: text %q running %v stop enabled %v", h.mw.prompt.Text, h.mw.running, !h.mw.stopBtn.Disabled())
+	}
+	ctrlEnter(h.mw.prompt) // nothing to send while a turn runs
+	h.c.Focus(h.mw.prompt)
+	press(h.c, fyne.KeyEscape) // Esc stops the turn
+	waitFor(t, "Stop", func() bool { h.r.mu.Lock(); defer h.r.mu.Unlock(); return h.r.stops == 1 })
+
+	h.c.Focus(h.mw.sendBtn)
+	h.mw.surf.Show(app.Event{Kind: app.EvTurnEnd, Turn: &app.TurnInfo{CostUSD: 0.0123, InputTokens: 1200, OutputTokens: 340,
+		SessionCostUSD: 0.5, SessionInputTokens: 20000, SessionOutputTokens: 4000}})
+	h.mw.surf.flush()
+	if h.c.Focused() != h.mw.prompt {
+		t.Error("prompt box did not get the focus back after the turn")
+	}
+	if h.mw.running || h.mw.sendBtn.Disabled() || !h.mw.stopBtn.Disabled() {
+		t.Error("still running after the turn ended")
+	}
+	for _, want := range []string{"last turn $0.01, 1.2k in / 340 out", "session $0.50, 20k in / 4k out"} {
+		if !strings.Contains(h.mw.statusLbl.Text, want) {
+			t.Errorf("status line %q lacks %q", h.mw.statusLbl.Text, want)
+		}
+	}
+}
+
+func TestStatusLine(t *testing.T) {
+	h := newHarness(t)
+	h.mw.surf.Show(app.Event{Kind: app.EvStatus, Status: &app.Status{State: app.Running, SessionID: "0123456789abcdef",
+		Model: "claude-sonnet-4-5", Prompts: "after_turn", DangerousSkip: true}})
+	h.mw.surf.flush()
+	for _, want := range []string{"Running", "session 01234567", "claude-sonnet-4-5", "after the turn"} {
+		if !strings.Contains(h.mw.statusLbl.Text, want) {
+			t.Errorf("status line %q lacks %q", h.mw.statusLbl.Text, want)
+		}
+	}
+	if !h.mw.dangerLbl.Visible() {
+		t.Error("no red marker while permission checks are skipped")
+	}
+	h.mw.surf.Show(app.Event{Kind: app.EvStatus, Status: &app.Status{State: app.Idle, Prompts: "live"}})
+	h.mw.surf.flush()
+	if h.mw.dangerLbl.Visible() {
+		t.Error("red marker stays after the checks are back")
+	}
+	if !strings.Contains(h.mw.statusLbl.Text, "asked live") {
+		t.Errorf("status line %q", h.mw.statusLbl.Text)
+	}
+}
+
+func TestRunnerFailureShowsInWindow(t *testing.T) {
+	h := newHarness(t)
+	h.mw.opts.NewRunner = func(string, app.Surface) (Runner, error) {
+		return nil, errors.New("claude: executable file not found in $PATH")
+	}
+	h.mw.prompt.SetText("hi")
+	h.mw.send()
+	h.q.waitOne(t)
+	if got := kinds(h.mw.tr); got != "user error" {
+		t.Fatalf("rows = %q", got)
+	}
+	if e := h.mw.tr.entries[1]; !strings.Contains(e.text.String(), "not found") {
+		t.Errorf("error row says %q", e.text.String())
+	}
+	if h.mw.running || h.c.Focused() != h.mw.prompt {
+		t.Error("window is stuck after the session failed to start")
+	}
+}
+
+func TestNotificationsWhenUnfocused(t *testing.T) {
+	h := newHarness(t)
+	h.mw.foreground = false
+	test.AssertNotificationSent(t, fyne.NewNotification("Latch", "The turn finished with 2 refused tool calls."), func() {
+		h.mw.surf.Show(app.Event{Kind: app.EvTurnEnd, Turn: &app.TurnInfo{Denials: 2}})
+		h.mw.surf.flush()
+	})
+	test.AssertNotificationSent(t, fyne.NewNotification("Latch", "Claude asks to use Bash"), func() {
+		ask(h, t.Context(), app.Question{Tool: "Bash"})
+		h.q.waitOne(t)
+	})
+	press(h.c, fyne.KeyEscape)
+	h.mw.foreground = true
+	test.AssertNotificationSent(t, nil, func() {
+		h.mw.surf.Show(app.Event{Kind: app.EvTurnEnd, Turn: &app.TurnInfo{}})
+		h.mw.surf.flush()
+	})
+}
+
+func TestChangingFolderEndsTheSession(t *testing.T) {
+	h := newHarness(t)
+	h.mw.prompt.SetText("one")
+	h.mw.send()
+	waitFor(t, "send", func() bool { return len(h.r.sentCopy()) == 1 })
+	h.mw.surf.Show(app.Event{Kind: app.EvTurnEnd, Turn: &app.TurnInfo{}})
+	h.mw.surf.flush()
+	dir := t.TempDir()
+	h.mw.SetFolder(dir)
+	waitFor(t, "Close", func() bool { h.r.mu.Lock(); defer h.r.mu.Unlock(); return h.r.closed == 1 })
+	if h.mw.folderLbl.Text != dir {
+		t.Errorf("folder bar shows %q", h.mw.folderLbl.Text)
+	}
+	var gotDir string
+	h.mw.opts.NewRunner = func(d string, _ app.Surface) (Runner, error) { gotDir = d; return h.r, nil }
+	h.mw.prompt.SetText("two")
+	h.mw.send()
+	waitFor(t, "second send", func() bool { return len(h.r.sentCopy()) == 2 })
+	if gotDir != dir {
+		t.Errorf("new session started in %q, want %q", gotDir, dir)
+	}
+}

@@ -1,0 +1,52 @@
+// Package ui is Latch's window: the transcript, the permission and grant
+// dialogs, the folder chooser and the preferences. It knows no NDJSON and
+// writes no files: it talks to a session through app.Surface and reads and
+// saves settings through core/grants.
+package ui
+
+import (
+	fyneapp "fyne.io/fyne/v2/app"
+
+	"github.com/latch-app/latch/app"
+)
+
+// Runner is a running session as the window drives it; *app.Session is one.
+type Runner interface {
+	Send(prompt string) error
+	Stop()
+	Close()
+}
+
+// Options configure Run.
+type Options struct {
+	Workdir string // "" = ask
+	// NewRunner starts a session on workdir that reports to s. It is called
+	// for the first prompt and again after the folder changes.
+	NewRunner func(workdir string, s app.Surface) (Runner, error)
+	Notice    string // shown in the transcript at start
+	Version   string
+}
+
+// AppID is the desktop application id.
+const AppID = "app.latch.Latch"
+
+// Run shows the main window until it is closed, then ends the session so no
+// process outlives the window.
+func Run(opts Options) error {
+	a := fyneapp.NewWithID(AppID)
+	mw := NewMainWindow(a, opts)
+	lc := a.Lifecycle()
+	lc.SetOnEnteredForeground(func() { mw.foreground = true })
+	lc.SetOnExitedForeground(func() { mw.foreground = false })
+	mw.win.SetMaster()
+	mw.win.Canvas().Focus(mw.prompt)
+	if opts.Workdir == "" {
+		lc.SetOnStarted(mw.pickFolder)
+	}
+	mw.win.ShowAndRun()
+	mw.surf.close()
+	if r := mw.closeRunner(); r != nil {
+		r.Close()
+	}
+	return nil
+}
