@@ -106,10 +106,14 @@ func TestE2E(t *testing.T) {
 	})
 }
 
-// toolThenDone calls the tool until a tool_result succeeds, then says done.
+// toolThenDone calls the tool for each user message and answers its
+// result in words, as a model does: once refused, it does not insist.
 func toolThenDone(tool fakeapi.Block) fakeapi.Rule {
 	return func(r fakeapi.Request) (fakeapi.Reply, bool) {
-		if tr, ok := r.LastToolResult(); ok && !tr.IsError {
+		if tr, ok := r.LastToolResult(); ok {
+			if tr.IsError {
+				return fakeapi.Say(fakeapi.Text("I could not create the file: permission was refused.")), true
+			}
 			return fakeapi.Say(fakeapi.Text("Done: the file is there.")), true
 		}
 		return fakeapi.Say(fakeapi.Text("Creating the file."), tool), true
@@ -171,6 +175,7 @@ func (d *desk) start() {
 
 func (d *desk) xdo(timeout time.Duration, args ...string) string {
 	d.t.Helper()
+	d.t.Logf("xdotool %s", strings.Join(args, " "))
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "xdotool", args...)
@@ -193,7 +198,16 @@ func (d *desk) key(k string) {
 
 func (d *desk) waitRequests(n int) {
 	d.t.Helper()
-	if !d.api.Wait(60*time.Second, func(rs []fakeapi.Request) bool { return len(d.api.Conversation()) >= n }) {
+	conv := func(rs []fakeapi.Request) int {
+		c := 0
+		for _, r := range rs {
+			if r.Conversation {
+				c++
+			}
+		}
+		return c
+	}
+	if !d.api.Wait(60*time.Second, func(rs []fakeapi.Request) bool { return conv(rs) >= n }) {
 		d.shot("timeout")
 		d.t.Fatalf("the fake API got %d conversation requests, want %d", len(d.api.Conversation()), n)
 	}

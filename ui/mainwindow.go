@@ -145,7 +145,10 @@ func (mw *MainWindow) menu() *fyne.MainMenu {
 	folder.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
 	prefs := fyne.NewMenuItem("Preferences…", mw.showPrefs)
 	prefs.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault}
-	return fyne.NewMainMenu(fyne.NewMenu("File", folder, fyne.NewMenuItemSeparator(), prefs))
+	quit := fyne.NewMenuItem("Quit", func() { fyne.CurrentApp().Quit() })
+	quit.IsQuit = true
+	quit.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
+	return fyne.NewMainMenu(fyne.NewMenu("File", folder, fyne.NewMenuItemSeparator(), prefs, fyne.NewMenuItemSeparator(), quit))
 }
 
 // refresh brings the folder bar, buttons and status line up to date.

@@ -5,9 +5,11 @@
 package ui
 
 import (
+	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"github.com/latch-app/latch/app"
+	"github.com/latch-app/latch/assets"
 )
 
 // Runner is a running session as the window drives it; *app.Session is one.
@@ -34,6 +36,7 @@ const AppID = "app.latch.Latch"
 // process outlives the window.
 func Run(opts Options) error {
 	a := fyneapp.NewWithID(AppID)
+	a.SetIcon(fyne.NewStaticResource("latch.png", assets.IconPNG))
 	mw := NewMainWindow(a, opts)
 	lc := a.Lifecycle()
 	lc.SetOnEnteredForeground(func() { mw.foreground = true })
