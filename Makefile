@@ -18,11 +18,11 @@ APT_PKGS     := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxran
 CLAUDE_VERSION := 2.1.328
 CLI_DIR      := $(CURDIR)/.cache/claude-code
 CLAUDE       := $(CLI_DIR)/node_modules/.bin/claude
-TEST_ENV     := LATCH_CLAUDE=$(CLAUDE) LATCH_REQUIRE_CLI=1 LATCH_ARTIFACTS=$(CURDIR)/artifacts
+TEST_ENV     := LANG=en_US.UTF-8 LATCH_CLAUDE=$(CLAUDE) LATCH_REQUIRE_CLI=1 LATCH_ARTIFACTS=$(CURDIR)/artifacts
 
 LDFLAGS      := -X main.version=$(VERSION)
 
-.PHONY: all deps deps-apt deps-cli build run test test-unit test-e2e bench install uninstall clean
+.PHONY: all deps deps-apt deps-cli build run test test-e2e bench install uninstall clean
 
 all: build
 
@@ -62,7 +62,7 @@ test: deps
 	$(MAKE) --no-print-directory test-e2e
 
 test-e2e: deps build
-	$(TEST_ENV) LATCH_BIN=$(CURDIR)/$(BIN) $(GO) test -tags e2e -count=1 -timeout 10m -run E2E -v . 2>&1 | tee build/e2e.log | grep -E '^(=== RUN|--- |PASS|FAIL|ok|\s+e2e_)' ; exit $${PIPESTATUS[0]}
+	$(TEST_ENV) LATCH_BIN=$(CURDIR)/$(BIN) $(GO) test -tags e2e -count=1 -timeout 10m -run E2E -v .
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./core/stream/ ./ui/
