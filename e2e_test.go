@@ -148,7 +148,7 @@ func startXvfb(t *testing.T) string {
 
 func (d *desk) env() []string {
 	return append(fakeapi.CLIEnv(d.api.URL(), d.home),
-		"DISPLAY="+d.display, "XDG_CONFIG_HOME="+d.xdg, "LANG=en_US.UTF-8",)
+		"DISPLAY="+d.display, "XDG_CONFIG_HOME="+d.xdg, "LANG=en_US.UTF-8")
 }
 
 func (d *desk) start() {
