@@ -219,6 +219,11 @@ func question(reqID string, c *stream.CanUseTool, workdirs []string) Question {
 	if q.DisplayName == "" {
 		q.DisplayName = c.ToolName
 	}
+	// File tools describe themselves by their path, which the dialog shows
+	// already.
+	if q.Path != "" && (q.Description == q.Path || strings.HasSuffix(q.Path, "/"+q.Description)) {
+		q.Description = ""
+	}
 	if c.ToolName == "AskUserQuestion" {
 		q.Questions = askItems(c.Input)
 	}

@@ -284,6 +284,7 @@ func (s *Session) runOnce(msg string) *stream.Result {
 	}
 	s.mu.Lock()
 	s.cur = p
+	s.turnStart = time.Now() // a retry round is a turn of its own
 	stopping := s.stopping
 	s.mu.Unlock()
 	if stopping {

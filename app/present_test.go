@@ -1,0 +1,99 @@
+package app
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/latch-app/latch/core/stream"
+)
+
+func TestSummarize(t *testing.T) {
+	tests := []struct {
+		tool, input, want string
+	}{
+		{"Bash", `{"command":"touch a.txt","description":"Create"}`, "touch a.txt"},
+		{"Read", `{"file_path":"/srv/x.txt"}`, "/srv/x.txt"},
+		{"Grep", `{"pattern":"TODO","path":"/src"}`, "TODO in /src"},
+		{"WebFetch", `{"url":"https://example.com"}`, "https://example.com"},
+		{"Bash", `{"command":"echo a\n  b"}`, "echo a b"},
+		{"Odd", `{"x":1}`, `{"x":1}`},
+		{"Bash", `{"command":"` + strings.Repeat("y", 300) + `"}`, strings.Repeat("y", 159) + "…"},
+		{"Partial", `{"comm`, `{"comm`},
+	}
+	for _, tc := range tests {
+		if got := summarize(tc.tool, json.RawMessage(tc.input)); got != tc.want {
+			t.Errorf("summarize(%s, %s) = %q, want %q", tc.tool, tc.input, got, tc.want)
+		}
+	}
+}
+
+func TestDiffOf(t *testing.T) {
+	edit := diffOf("Edit", json.RawMessage(`{"file_path":"/p/a.go","old_string":"a\nb","new_string":"c"}`))
+	for _, want := range []string{"--- /p/a.go", "-a\n", "-b\n", "+c\n"} {
+		if !strings.Contains(edit, want) {
+			t.Errorf("Edit diff lacks %q:\n%s", want, edit)
+		}
+	}
+	write := diffOf("Write", json.RawMessage(`{"file_path":"/p/n.txt","content":"one\ntwo\n"}`))
+	if !strings.Contains(write, "+one\n+two\n") {
+		t.Errorf("Write diff:\n%s", write)
+	}
+	if d := diffOf("Bash", json.RawMessage(`{"command":"ls"}`)); d != "" {
+		t.Errorf("Bash has no diff, got %q", d)
+	}
+}
+
+func TestQuestion(t *testing.T) {
+	tests := []struct {
+		name       string
+		req        stream.CanUseTool
+		wantFolder string
+		wantDesc   string
+		wantRule   string
+	}{
+		{"bash inside the workdir", stream.CanUseTool{ToolName: "Bash", Description: "Create a file", Input: json.RawMessage(`{"command":"touch x"}`),
+			Suggestions: []json.RawMessage{json.RawMessage(`{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch x"}],"behavior":"allow","destination":"localSettings"}`)}},
+			"", "Create a file", "Bash(touch x)"},
+		{"read outside offers its folder", stream.CanUseTool{ToolName: "Read", Description: "/srv/far/n.txt", Input: json.RawMessage(`{"file_path":"/srv/far/n.txt"}`), DecisionReasonType: "workingDir"},
+			"/srv/far", "", "Read"},
+		{"write outside takes the CLI's folder", stream.CanUseTool{ToolName: "Write", Description: "/o/new.txt", Input: json.RawMessage(`{"file_path":"/o/new.txt","content":"x"}`), DecisionReasonType: "workingDir",
+			Suggestions: []json.RawMessage{json.RawMessage(`{"type":"addDirectories","directories":["/o"],"destination":"session"}`)}},
+			"/o", "", "Write"},
+		{"edit inside: relative description dropped", stream.CanUseTool{ToolName: "Edit", Description: "inside.txt", Input: json.RawMessage(`{"file_path":"/w/inside.txt","old_string":"a","new_string":"b"}`)},
+			"", "", "Edit"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			q := question("r1", &tc.req, nil)
+			if q.Folder != tc.wantFolder || q.Description != tc.wantDesc || q.Rule != tc.wantRule {
+				t.Errorf("folder %q desc %q rule %q; want %q %q %q", q.Folder, q.Description, q.Rule, tc.wantFolder, tc.wantDesc, tc.wantRule)
+			}
+		})
+	}
+}
+
+func TestGrantRequestDedupes(t *testing.T) {
+	denials := []stream.Denial{
+		{Class: stream.StreamClosed, Tool: "Bash", Input: json.RawMessage(`{"command":"touch a"}`)},
+		{Class: stream.StreamClosed, Tool: "Bash", Input: json.RawMessage(`{"command":"touch b"}`)},
+		{Class: stream.NotGranted, Tool: "Read", Dir: "/srv/far", Input: json.RawMessage(`{"file_path":"/srv/far/a"}`)},
+		{Class: stream.NotGranted, Tool: "Write", Dir: "/srv/far", Input: json.RawMessage(`{"file_path":"/srv/far/b"}`)},
+		{Class: stream.UserDenied, Tool: "Edit"},
+		{Class: stream.NotGranted, Tool: "Glob", Dir: "/already"},
+	}
+	r := grantRequest(denials, []string{"Glob"}, []string{"/already"}, "/w", 1)
+	var tools, dirs []string
+	for _, g := range r.Tools {
+		tools = append(tools, g.Rule)
+	}
+	for _, f := range r.Folders {
+		dirs = append(dirs, f.Path)
+	}
+	if strings.Join(tools, ",") != "Bash,Write" || strings.Join(dirs, ",") != "/srv/far" {
+		t.Errorf("tools %v folders %v; want [Bash Write] [/srv/far]", tools, dirs)
+	}
+	if r.Tools[0].Reason != "blocked: permission channel closed" || r.Tools[0].Example != "touch a" {
+		t.Errorf("first tool: %+v", r.Tools[0])
+	}
+}
