@@ -287,12 +287,18 @@ func (s *Session) runOnce(msg string) *stream.Result {
 	s.turnStart = time.Now() // a retry round is a turn of its own
 	stopping := s.stopping
 	s.mu.Unlock()
+	// Between runs (a grant dialog may be open) there is nothing to stop.
+	defer func() {
+		s.mu.Lock()
+		s.cur = nil
+		s.mu.Unlock()
+	}()
 	if stopping {
 		return nil
 	}
-	if err := p.write(stream.UserMessage(msg)); err != nil {
-		// The process is gone; what it said is read below.
-	}
+	// A failed write means the process is gone; why is read from its
+	// output and exit below.
+	_ = p.write(stream.UserMessage(msg))
 	if s.cfg.Prompts == PromptsAfterTurn {
 		p.closeStdin()
 	}
