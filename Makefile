@@ -49,8 +49,10 @@ deps-cli:
 build: deps-apt
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .
 
+# A claude on PATH wins; the pinned CLI from .cache/ is the fallback, so the
+# app works on a machine without a global install.
 run: deps build
-	./$(BIN) $(ARGS)
+	PATH="$$PATH:$(CLI_DIR)/node_modules/.bin" ./$(BIN) $(ARGS)
 
 # Everything: static checks, unit and contract tests (real CLI against a fake
 # API), then the end-to-end tests of the real window under Xvfb.

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"strings"
 
 	"github.com/latch-app/latch/app"
 	"github.com/latch-app/latch/core/grants"
@@ -22,6 +24,9 @@ func openWindow(dir string) int {
 			dir, _ = os.Getwd()
 		}
 	}
+	if msg := checkCommand(cfg); msg != "" {
+		notice = strings.TrimSpace(notice + "\n" + msg)
+	}
 	err = ui.Run(ui.Options{
 		Workdir:   dir,
 		NewRunner: newRunner,
@@ -35,23 +40,48 @@ func openWindow(dir string) int {
 	return 0
 }
 
-// newRunner starts a Session on workdir with the config as it is now, so
-// changes made in Preferences apply from the next session on.
+// newRunner starts a Session on workdir with the config as it is now.
 func newRunner(workdir string, s app.Surface) (ui.Runner, error) {
+	cfg, err := sessionConfig(workdir)
+	if err != nil {
+		return nil, err
+	}
+	rememberWorkdir(workdir)
+	return &session{Session: app.NewSession(cfg, s), workdir: workdir}, nil
+}
+
+// session is a Session that can re-read Latch's config: Preferences calls
+// Reload after a save, and the next prompt runs under the new settings.
+type session struct {
+	*app.Session
+	workdir string
+}
+
+func (s *session) Reload() error {
+	cfg, err := sessionConfig(s.workdir)
+	if err != nil {
+		return err
+	}
+	s.Reconfigure(cfg)
+	return nil
+}
+
+// sessionConfig turns Latch's config into what a Session runs with. A
+// malformed config file means the defaults, as the window said at start.
+func sessionConfig(workdir string) (app.Config, error) {
 	cfg, err := grants.LoadConfig()
 	if err != nil {
 		cfg = grants.DefaultConfig()
 	}
 	argv, err := cfg.Command()
 	if err != nil {
-		return nil, err
+		return app.Config{}, err
 	}
 	settings, err := grants.UserSettingsPath()
 	if err != nil {
-		return nil, err
+		return app.Config{}, err
 	}
-	rememberWorkdir(workdir)
-	return app.NewSession(app.Config{
+	return app.Config{
 		Workdir:         workdir,
 		Command:         argv,
 		AllowedTools:    grants.AllowedTools(cfg.BaselineTools, cfg.AllowedTools, nil),
@@ -61,7 +91,7 @@ func newRunner(workdir string, s app.Surface) (ui.Runner, error) {
 		PhraseDetection: cfg.PhraseDetection,
 		DangerousSkip:   cfg.DangerouslySkipPermissions,
 		UserSettings:    settings,
-	}, s), nil
+	}, nil
 }
 
 // rememberWorkdir keeps the folder for the next start; a malformed config
@@ -73,4 +103,17 @@ func rememberWorkdir(dir string) {
 	}
 	cfg.LastWorkdir = dir
 	_ = grants.SaveConfig(cfg)
+}
+
+// checkCommand says at start, not at the first prompt, when the claude
+// command cannot be found.
+func checkCommand(cfg grants.Config) string {
+	argv, err := cfg.Command()
+	if err != nil {
+		return fmt.Sprintf("The claude command in Preferences is not usable: %v.", err)
+	}
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		return fmt.Sprintf("Claude Code CLI not found (%q). Install it with `npm install -g @anthropic-ai/claude-code`, or set the command in Preferences (Ctrl+,).", argv[0])
+	}
+	return ""
 }

@@ -79,6 +79,7 @@ type Session struct {
 	seenTools   map[string]bool
 	malformed   int
 	closed      bool
+	nextCfg     *Config // applied when the session is next idle
 	turnDone    chan struct{}
 	interruptNo int
 }
@@ -208,6 +209,40 @@ func (s *Session) Close() {
 	s.mu.Unlock()
 }
 
+// Reconfigure makes cfg (Workdir, Env and UserSettings excepted) the
+// session's configuration from the next prompt on. A live process is retired
+// so the next prompt resumes the session under the new flags.
+func (s *Session) Reconfigure(cfg Config) {
+	s.mu.Lock()
+	cfg.Workdir, cfg.Env, cfg.UserSettings = s.cfg.Workdir, s.cfg.Env, s.cfg.UserSettings
+	if cfg.Prompts != PromptsAfterTurn {
+		cfg.Prompts = PromptsLive
+	}
+	s.nextCfg = &cfg
+	var retired *proc
+	if s.state == Idle {
+		retired = s.applyConfigLocked()
+	}
+	s.mu.Unlock()
+	if retired != nil {
+		go retired.stop(3 * time.Second)
+	}
+	s.emitStatus()
+}
+
+// applyConfigLocked switches to a pending configuration between turns and
+// returns the live process that must make way.
+func (s *Session) applyConfigLocked() *proc {
+	if s.nextCfg == nil || s.closed {
+		return nil
+	}
+	s.cfg = *s.nextCfg
+	s.nextCfg = nil
+	p := s.live
+	s.live = nil
+	return p
+}
+
 // turn runs one prompt and then the grant-and-retry rounds it needs.
 func (s *Session) turn(prompt string) {
 	defer s.idle()
@@ -267,10 +302,15 @@ func (s *Session) idle() {
 		s.killTimer = nil
 	}
 	s.cur = nil
+	var retired *proc
 	if !s.closed {
 		s.state = Idle
+		retired = s.applyConfigLocked()
 	}
 	s.mu.Unlock()
+	if retired != nil {
+		go retired.stop(3 * time.Second)
+	}
 	s.emitStatus()
 }
 
@@ -343,6 +383,10 @@ func (s *Session) process() (*proc, error) {
 		p := s.live
 		s.mu.Unlock()
 		return p, nil
+	}
+	if len(s.cfg.Command) == 0 {
+		s.mu.Unlock()
+		return nil, errors.New("no claude command is configured")
 	}
 	l := launch{
 		Command:      s.cfg.Command,

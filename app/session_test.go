@@ -524,3 +524,26 @@ func TestAfterTurnNotNowGrantsNothing(t *testing.T) {
 		t.Error("settings written although nothing was granted")
 	}
 }
+
+func TestReconfigureResumesUnderNewFlags(t *testing.T) {
+	turn := strings.Join([]string{initLine, `wait "user"`, resultLine, "waiteof"}, "\n")
+	r := newRig(t, Config{}, turn, strings.Join([]string{`wait "user"`, initLine, resultLine, "waiteof"}, "\n"))
+	r.send("one")
+	r.surf.waitIdle(t, 1)
+	r.session.Reconfigure(Config{Command: []string{fakeCLI}, AllowedTools: []string{"Bash"}, Prompts: PromptsLive, Workdir: "/elsewhere"})
+	r.send("two")
+	evs := r.surf.waitIdle(t, 2)
+	if _, err := os.Stat(filepath.Join(r.dir, "argv.2")); err != nil {
+		t.Fatalf("no second process:\n%s", dump(evs))
+	}
+	a2 := strings.Join(r.argv(2), " ")
+	if !strings.Contains(a2, "--resume="+r.session.SessionID()) || !strings.Contains(a2, "--allowedTools Bash") {
+		t.Errorf("second process: %s\n%s", a2, dump(r.surf.snapshot()))
+	}
+	if strings.Contains(a2, "/elsewhere") {
+		t.Error("Reconfigure changed the working folder")
+	}
+	if !strings.Contains(r.file("stdin", 2), `"two"`) {
+		t.Errorf("the prompt after Reconfigure went elsewhere: %s", r.file("stdin", 2))
+	}
+}

@@ -44,11 +44,12 @@ func (q *uiQueue) waitOne(t testing.TB) {
 
 // fakeRunner records what the window asks of a session.
 type fakeRunner struct {
-	mu     sync.Mutex
-	sent   []string
-	stops  int
-	closed int
-	err    error
+	mu      sync.Mutex
+	sent    []string
+	stops   int
+	closed  int
+	reloads int
+	err     error
 }
 
 func (f *fakeRunner) Send(p string) error {
@@ -59,6 +60,12 @@ func (f *fakeRunner) Send(p string) error {
 }
 func (f *fakeRunner) Stop()  { f.mu.Lock(); f.stops++; f.mu.Unlock() }
 func (f *fakeRunner) Close() { f.mu.Lock(); f.closed++; f.mu.Unlock() }
+func (f *fakeRunner) Reload() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reloads++
+	return nil
+}
 
 func (f *fakeRunner) sentCopy() []string {
 	f.mu.Lock()

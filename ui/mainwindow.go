@@ -337,6 +337,22 @@ func (mw *MainWindow) stop() {
 	}
 }
 
+// reloadRunner asks the session, if it can, to take up saved settings.
+func (mw *MainWindow) reloadRunner() {
+	mw.mu.Lock()
+	r, ok := mw.runner.(Reloader)
+	mw.mu.Unlock()
+	if !ok {
+		return
+	}
+	go func() {
+		if err := r.Reload(); err != nil {
+			mw.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{
+				Title: "The new settings could not be applied", Detail: err.Error()}})
+		}
+	}()
+}
+
 // closeRunner ends the session, if any; the next prompt starts a new one.
 func (mw *MainWindow) closeRunner() Runner {
 	mw.mu.Lock()

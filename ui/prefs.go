@@ -106,7 +106,7 @@ func newPrefsWindow(mw *MainWindow) *prefsWindow {
 		caption("Command that starts Claude Code"), p.command,
 		caption("Permission prompts"), container.NewVBox(p.prompts.objects()...),
 		p.baseline, p.exper, p.phrase, p.danger, p.dangerMsg,
-		container.NewHBox(p.save, caption("Applies from the next session (after changing folder or restarting)")),
+		container.NewHBox(p.save, caption("Applies from the next prompt")),
 		p.cfgMsg,
 	)
 	rows := []fyne.CanvasObject{settings}
@@ -196,7 +196,8 @@ func (p *prefsWindow) saveConfig() {
 		return
 	}
 	p.cfg = c
-	p.say(false, "Saved. New sessions use these settings.")
+	p.say(false, "Saved. The next prompt uses these settings.")
+	p.mw.reloadRunner()
 	p.mw.status.DangerousSkip = c.DangerouslySkipPermissions
 	p.mw.status.Prompts = c.PermissionPrompts
 	p.mw.refresh()

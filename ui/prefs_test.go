@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"github.com/adrg/xdg"
@@ -117,7 +118,23 @@ func TestPrefsSaveConfig(t *testing.T) {
 	if !p.dangerMsg.Visible() {
 		t.Error("no warning for skipping permissions")
 	}
+	h.mw.mu.Lock()
+	h.mw.runner = h.r // a session is running
+	h.mw.mu.Unlock()
 	p.save.OnTapped()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		h.r.mu.Lock()
+		n := h.r.reloads
+		h.r.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the running session was asked to reload %d times, want 1", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	cfg, err := grants.LoadConfig()
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,12 @@ type Runner interface {
 	Close()
 }
 
+// Reloader is a Runner that can re-read the settings; the window calls it
+// after Preferences are saved so the next prompt runs under them.
+type Reloader interface {
+	Reload() error
+}
+
 // Options configure Run.
 type Options struct {
 	Workdir string // "" = ask
