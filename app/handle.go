@@ -167,7 +167,7 @@ func (s *Session) answer(p *proc, a answer) {
 	case AllowOnce:
 		input := c.Input
 		if len(d.Answers) > 0 {
-			input = withAnswers(c.Input, d.Answers)
+			input = stream.AnswerQuestions(c.Input, d.Answers)
 		}
 		p.write(stream.Allow(a.reqID, input, nil))
 	case AllowAlways:

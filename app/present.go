@@ -160,42 +160,16 @@ func diffOf(name string, raw json.RawMessage) string {
 	return clip(b.String(), maxResultShown)
 }
 
-// askItems reads an AskUserQuestion input.
-func askItems(raw json.RawMessage) []AskItem {
-	var in struct {
-		Questions []struct {
-			Question string `json:"question"`
-			Header   string `json:"header"`
-			Options  []struct {
-				Label string `json:"label"`
-			} `json:"options"`
-			MultiSelect bool `json:"multiSelect"`
-		} `json:"questions"`
-	}
-	if json.Unmarshal(raw, &in) != nil {
-		return nil
-	}
+// askItems is an AskUserQuestion's questions as the dialog shows them.
+func askItems(c *stream.CanUseTool) []AskItem {
 	var out []AskItem
-	for _, q := range in.Questions {
+	for _, q := range c.AskQuestions() {
 		it := AskItem{Question: q.Question, Header: q.Header, MultiSelect: q.MultiSelect}
 		for _, o := range q.Options {
 			it.Options = append(it.Options, o.Label)
 		}
 		out = append(out, it)
 	}
-	return out
-}
-
-// withAnswers returns an AskUserQuestion input with the person's answers
-// added, which is how the CLI learns them.
-func withAnswers(raw json.RawMessage, answers map[string]string) json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil || m == nil {
-		m = map[string]json.RawMessage{}
-	}
-	a, _ := json.Marshal(answers)
-	m["answers"] = a
-	out, _ := json.Marshal(m)
 	return out
 }
 
@@ -224,9 +198,7 @@ func question(reqID string, c *stream.CanUseTool, workdirs []string) Question {
 	if q.Path != "" && (q.Description == q.Path || strings.HasSuffix(q.Path, "/"+q.Description)) {
 		q.Description = ""
 	}
-	if c.ToolName == "AskUserQuestion" {
-		q.Questions = askItems(c.Input)
-	}
+	q.Questions = askItems(c)
 	if c.DecisionReasonType == "workingDir" {
 		if dirs := c.SuggestedDirs(); len(dirs) > 0 {
 			q.Folder = dirs[0]

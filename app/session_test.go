@@ -547,3 +547,20 @@ func TestReconfigureResumesUnderNewFlags(t *testing.T) {
 		t.Errorf("the prompt after Reconfigure went elsewhere: %s", r.file("stdin", 2))
 	}
 }
+
+func TestAskUserQuestionAnswered(t *testing.T) {
+	ask := `print {"type":"control_request","request_id":"q-1","request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion","display_name":"AskUserQuestion","input":{"questions":[{"question":"Which color?","header":"Color","options":[{"label":"Red"},{"label":"Blue"}],"multiSelect":false}]},"tool_use_id":"toolu_q","requires_user_interaction":true}}`
+	r := newRig(t, Config{}, strings.Join([]string{initLine, `wait "user"`, ask, `wait "control_response"`, resultLine, "waiteof"}, "\n"))
+	r.surf.ask = func(_ context.Context, q Question) Decision {
+		if len(q.Questions) != 1 || q.Questions[0].Question != "Which color?" || strings.Join(q.Questions[0].Options, ",") != "Red,Blue" {
+			t.Errorf("questions = %+v", q.Questions)
+		}
+		return Decision{Action: AllowOnce, Answers: map[string]string{"Which color?": "Blue"}}
+	}
+	r.send("ask me")
+	r.surf.waitIdle(t, 1)
+	stdin := r.file("stdin", 1)
+	if !strings.Contains(stdin, `"answers":{"Which color?":"Blue"}`) || !strings.Contains(stdin, `"behavior":"allow"`) {
+		t.Errorf("answer sent:\n%s", stdin)
+	}
+}
