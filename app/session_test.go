@@ -564,3 +564,38 @@ func TestAskUserQuestionAnswered(t *testing.T) {
 		t.Errorf("answer sent:\n%s", stdin)
 	}
 }
+
+func TestStopWhileQuestionPending(t *testing.T) {
+	cancel := `print {"type":"control_cancel_request","request_id":"req-1"}`
+	aborted := `print {"type":"result","subtype":"error_during_execution","is_error":true,"result":null,"session_id":"$SID","total_cost_usd":0.1,"usage":{},"permission_denials":[{"tool_name":"Bash","tool_use_id":"toolu_1","tool_input":{}}],"terminal_reason":"aborted_tools"}`
+	r := newRig(t, Config{}, strings.Join([]string{initLine, `wait "user"`, bashUse, bashAsk, `wait "interrupt"`, cancel, aborted, "waiteof"}, "\n"))
+	asked := make(chan struct{})
+	withdrawn := make(chan bool, 1)
+	r.surf.ask = func(ctx context.Context, q Question) Decision {
+		close(asked)
+		select {
+		case <-ctx.Done():
+			withdrawn <- true
+		case <-time.After(10 * time.Second):
+			withdrawn <- false
+		}
+		return Decision{Action: AllowOnce}
+	}
+	r.send("make x")
+	<-asked
+	r.session.Stop()
+	evs := r.surf.waitIdle(t, 1)
+	if !<-withdrawn {
+		t.Fatal("the open question was not withdrawn")
+	}
+	stdin := r.file("stdin", 1)
+	if !strings.Contains(stdin, `"subtype":"interrupt"`) {
+		t.Errorf("no interrupt sent:\n%s", stdin)
+	}
+	if strings.Contains(stdin, `"request_id":"req-1"`) {
+		t.Errorf("the withdrawn question was answered:\n%s", stdin)
+	}
+	if len(find(evs, EvError)) != 0 || len(r.surf.grants) != 0 {
+		t.Errorf("a stop is neither an error nor a reason to offer grants:\n%s", dump(evs))
+	}
+}
