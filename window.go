@@ -113,7 +113,7 @@ func checkCommand(cfg grants.Config) string {
 		return fmt.Sprintf("The claude command in Preferences is not usable: %v.", err)
 	}
 	if _, err := exec.LookPath(argv[0]); err != nil {
-		return fmt.Sprintf("Claude Code CLI not found (%q). Install it with `npm install -g @anthropic-ai/claude-code`, or set the command in Preferences (Ctrl+,).", argv[0])
+		return fmt.Sprintf("Claude Code CLI not found (%q). Install it with "npm install -g @anthropic-ai/claude-code", or set the command in Preferences (Ctrl+,).", argv[0])
 	}
 	return ""
 }

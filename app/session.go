@@ -518,8 +518,12 @@ func (s *Session) startFailed(err error) {
 		name = s.cfg.Command[0]
 	}
 	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
+		where := "on your PATH"
+		if strings.ContainsRune(name, os.PathSeparator) {
+			where = "there"
+		}
 		s.fail("Claude Code CLI not found",
-			fmt.Sprintf("Latch could not run %q: %v.\nInstall Claude Code (npm install -g @anthropic-ai/claude-code) or set the claude command in Preferences (Ctrl+,).", name, err))
+			fmt.Sprintf("Latch found no program %q %s.\nInstall Claude Code (npm install -g @anthropic-ai/claude-code) or set the claude command in Preferences (Ctrl+,).", name, where))
 		return
 	}
 	s.fail("Claude Code could not be started", fmt.Sprintf("%s: %v\nCheck the claude command in Preferences (Ctrl+,).", name, err))
