@@ -44,3 +44,25 @@ func TestRunDispatch(t *testing.T) {
 		})
 	}
 }
+
+func TestStartFolder(t *testing.T) {
+	last, other := t.TempDir(), t.TempDir()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	tests := []struct {
+		name, last, cwd, want string
+	}{
+		{"the last folder wins", last, other, last},
+		{"a vanished last folder falls back to the current one", last + "/gone", other, other},
+		{"started from home: ask", "", home, ""},
+		{"started from /: ask", "", "/", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Chdir(tc.cwd)
+			if got := startFolder(tc.last); got != tc.want {
+				t.Errorf("startFolder(%q) in %s = %q, want %q", tc.last, tc.cwd, got, tc.want)
+			}
+		})
+	}
+}

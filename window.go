@@ -19,10 +19,7 @@ func openWindow(dir string) int {
 		notice = fmt.Sprintf("%v — Latch runs on its defaults until the file is fixed; it will not overwrite it.", err)
 	}
 	if dir == "" {
-		dir = cfg.LastWorkdir
-		if fi, err := os.Stat(dir); dir == "" || err != nil || !fi.IsDir() {
-			dir, _ = os.Getwd()
-		}
+		dir = startFolder(cfg.LastWorkdir)
 	}
 	if msg := checkCommand(cfg); msg != "" {
 		notice = strings.TrimSpace(notice + "\n" + msg)
@@ -113,7 +110,25 @@ func checkCommand(cfg grants.Config) string {
 		return fmt.Sprintf("The claude command in Preferences is not usable: %v.", err)
 	}
 	if _, err := exec.LookPath(argv[0]); err != nil {
-		return fmt.Sprintf("Claude Code CLI not found (%q). Install it with "npm install -g @anthropic-ai/claude-code", or set the command in Preferences (Ctrl+,).", argv[0])
+		return fmt.Sprintf("Claude Code CLI not found (%q). Install it with npm install -g @anthropic-ai/claude-code, or set the command in Preferences (Ctrl+,).", argv[0])
 	}
 	return ""
+}
+
+// startFolder is the folder to open without one on the command line: the
+// last one used, else the current folder when started from a project in a
+// terminal. Started from the app menu (home or /), it is "": the window asks.
+func startFolder(last string) string {
+	if fi, err := os.Stat(last); last != "" && err == nil && fi.IsDir() {
+		return last
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	home, _ := os.UserHomeDir()
+	if cwd == "/" || cwd == home {
+		return ""
+	}
+	return cwd
 }
