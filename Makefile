@@ -67,7 +67,7 @@ test-e2e: deps build
 	$(TEST_ENV) LATCH_BIN=$(CURDIR)/$(BIN) $(GO) test -tags e2e -count=1 -timeout 10m -run E2E -v .
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./core/stream/ ./ui/
+	$(GO) test -run '^$$' -bench . -benchmem ./core/stream/ ./core/grants/ ./ui/
 
 install: build
 	install -Dm755 $(BIN) "$(PREFIX)/bin/latch"
