@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -60,5 +61,41 @@ func BenchmarkStreamDelta(b *testing.B) {
 			frame[j] = app.Event{Kind: app.EvText, BlockID: "s", Text: text}
 		}
 		h.mw.apply(frame)
+	}
+}
+
+// The bounds: a live question takes keys, and the grant dialog is up
+// and focused, within 1 s. These measure the UI's share: from the Session's
+// call to a dialog on screen with the keyboard focus in it.
+func BenchmarkAskToFocusedDialog(b *testing.B) {
+	h := newHarness(b)
+	q := app.Question{Tool: "Bash", Command: "touch made.txt", Rule: "Bash(touch made.txt)"}
+	for i := 0; i < b.N; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		res := ask(h, ctx, q)
+		h.q.waitOne(b)
+		if !overlayUp(h.c) || h.c.Focused() == nil || h.c.Focused() == h.mw.prompt {
+			b.Fatal("no focused dialog")
+		}
+		cancel()
+		h.q.waitOne(b)
+		<-res
+	}
+}
+
+func BenchmarkGrantsToFocusedDialog(b *testing.B) {
+	h := newHarness(b)
+	r := app.GrantRequest{Tools: []app.ToolGrant{{Rule: "Bash", Tool: "Bash"}}, Folders: []app.FolderGrant{{Path: "/srv/far", Tool: "Read"}}}
+	for i := 0; i < b.N; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		res := make(chan app.Decision, 1)
+		go func() { res <- h.mw.surf.AskGrants(ctx, r) }()
+		h.q.waitOne(b)
+		if !overlayUp(h.c) || h.c.Focused() == nil || h.c.Focused() == h.mw.prompt {
+			b.Fatal("no focused dialog")
+		}
+		cancel()
+		h.q.waitOne(b)
+		<-res
 	}
 }
