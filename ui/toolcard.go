@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -99,7 +100,9 @@ func (c *toolCard) set(e *entry) {
 		c.state.SetText("done")
 	}
 	if tc.Denial != "" {
-		msg := "Denied — " + tc.Denial + "."
+		// The class in words reads as a sentence: "Needs approval.",
+		// "Denied by rule.", "Blocked: permission channel closed."
+		msg := strings.ToUpper(tc.Denial[:1]) + tc.Denial[1:] + "."
 		if tc.Grantable {
 			msg += " You can grant it when the turn ends."
 		}

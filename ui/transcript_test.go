@@ -70,9 +70,9 @@ func TestToolCardShowsDenialInWords(t *testing.T) {
 		showsDeny bool
 	}{
 		{"channel closed", app.ToolCall{ID: "1", Denial: "blocked: permission channel closed", Grantable: true, IsError: true},
-			"denied", "Denied — blocked: permission channel closed. You can grant it when the turn ends.", widget.DangerImportance, true},
+			"denied", "Blocked: permission channel closed. You can grant it when the turn ends.", widget.DangerImportance, true},
 		{"by rule", app.ToolCall{ID: "1", Denial: "denied by rule", IsError: true},
-			"denied", "Denied — denied by rule.", widget.DangerImportance, true},
+			"denied", "Denied by rule.", widget.DangerImportance, true},
 		{"error", app.ToolCall{ID: "1", Result: "exit status 1", IsError: true}, "error", "", widget.DangerImportance, false},
 		{"ok", app.ToolCall{ID: "1", Result: "fine"}, "done", "", widget.SuccessImportance, false},
 	}
