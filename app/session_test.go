@@ -471,7 +471,7 @@ func TestAfterTurnGrantAndResume(t *testing.T) {
 	readUse := `print {"type":"assistant","message":{"id":"msg_2","role":"assistant","content":[{"type":"tool_use","id":"toolu_2","name":"Read","input":{"file_path":"` + far + `/data.txt"}}]},"session_id":"$SID"}`
 	readDenied := `print {"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"Claude requested permissions to read from ` + far + `/data.txt, but you haven't granted it yet.","is_error":true,"tool_use_id":"toolu_2"}]},"session_id":"$SID"}`
 	first := strings.Join([]string{`wait "user"`, "waiteof", initLine, bashUse, closed, readUse, readDenied, resultLine, "exit 0"}, "\n")
-	second := strings.Join([]string{`wait "Continue"`, "waiteof", initLine, resultLine, "exit 0"}, "\n")
+	second := strings.Join([]string{`wait Continue`, "waiteof", initLine, resultLine, "exit 0"}, "\n")
 	r := newRig(t, Config{Prompts: PromptsAfterTurn, AllowedTools: []string{"Read"}}, first, second)
 	r.surf.askGrnt = func(req GrantRequest) Decision {
 		return Decision{Action: Grant, Rules: []string{req.Tools[0].Rule}, Folders: []string{req.Folders[0].Path}, Scope: ScopeUser}
@@ -506,6 +506,9 @@ func TestAfterTurnGrantAndResume(t *testing.T) {
 	}
 	if n := len(find(evs, EvTurnEnd)); n != 2 {
 		t.Errorf("turn ends = %d, want 2", n)
+	}
+	if errs := find(evs, EvError); len(errs) != 0 {
+		t.Errorf("the resumed turn failed:\n%s", dump(evs))
 	}
 }
 
@@ -597,5 +600,31 @@ func TestStopWhileQuestionPending(t *testing.T) {
 	}
 	if len(find(evs, EvError)) != 0 || len(r.surf.grants) != 0 {
 		t.Errorf("a stop is neither an error nor a reason to offer grants:\n%s", dump(evs))
+	}
+}
+
+func TestGrantIntoMalformedSettingsLosesNothing(t *testing.T) {
+	closed := `print {"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"Tool permission request failed: AbortError: Stream closed","is_error":true,"tool_use_id":"toolu_1"}]},"session_id":"$SID"}`
+	first := strings.Join([]string{`wait "user"`, "waiteof", initLine, bashUse, closed, resultLine, "exit 0"}, "\n")
+	second := strings.Join([]string{`wait Continue`, "waiteof", initLine, resultLine, "exit 0"}, "\n")
+	r := newRig(t, Config{Prompts: PromptsAfterTurn}, first, second)
+	settings := filepath.Join(r.home, ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(settings), 0o700)
+	bad := "{\n  \"permissions\": {\"allow\": [\"Read\",]}\n}\n"
+	os.WriteFile(settings, []byte(bad), 0o600)
+	r.surf.askGrnt = func(GrantRequest) Decision {
+		return Decision{Action: Grant, Rules: []string{"Bash"}, Scope: ScopeUser}
+	}
+	r.send("make x")
+	evs := r.surf.waitIdle(t, 1)
+	if b, _ := os.ReadFile(settings); string(b) != bad {
+		t.Errorf("malformed settings.json was changed:\n%s", b)
+	}
+	errs := find(evs, EvError)
+	if len(errs) != 1 || !strings.Contains(errs[0].Err.Detail, "settings.json") || !strings.Contains(errs[0].Err.Detail, "this session only") {
+		t.Errorf("want one error naming the file:\n%s", dump(evs))
+	}
+	if a2 := strings.Join(r.argv(2), " "); !strings.Contains(a2, "--allowedTools Bash") {
+		t.Errorf("the grant did not reach the retry: %s", a2)
 	}
 }
