@@ -119,7 +119,7 @@ func newPrefsWindow(mw *MainWindow) *prefsWindow {
 	for _, s := range p.sections {
 		rows = append(rows, widget.NewSeparator(), s.box)
 		s.reload()
-		s.store.Watch(ctx, 500*time.Millisecond, func() { mw.do(s.reload) })
+		s.store.Watch(ctx, 500*time.Millisecond, s.refresh)
 	}
 	closeBtn := newKButton("Close", nil, p.esc, func() { p.win.Close() })
 	body := container.NewVScroll(container.NewPadded(container.NewVBox(rows...)))
@@ -240,9 +240,38 @@ func (s *grantsSection) fail(err error) {
 	s.msg.Show()
 }
 
-// reload shows what the file holds now; UI goroutine only.
+// reload shows what the file holds now; UI goroutine only. It reads the
+// small file in place; edits and outside changes go through apply.
 func (s *grantsSection) reload() {
 	perms, err := s.store.Read()
+	s.show(perms, err)
+}
+
+// refresh reads the file off the UI goroutine and shows it.
+func (s *grantsSection) refresh() { s.apply(func() error { return nil }, nil) }
+
+// apply runs a settings change off the UI goroutine, where waiting for
+// another writer's lock cannot freeze the window, then shows the file; done
+// runs on the UI goroutine after a change that worked.
+func (s *grantsSection) apply(change func() error, done func()) {
+	go func() {
+		err := change()
+		perms, rerr := s.store.Read()
+		s.p.mw.do(func() {
+			s.show(perms, rerr)
+			if err != nil {
+				s.fail(err)
+				return
+			}
+			if done != nil {
+				done()
+			}
+		})
+	}()
+}
+
+// show lists perms, or says why the file cannot be used.
+func (s *grantsSection) show(perms grants.Permissions, err error) {
 	s.list.Objects = nil
 	if err != nil {
 		s.fail(fmt.Errorf("%v\nLatch will not change this file until it is fixed.", err))
@@ -258,13 +287,7 @@ func (s *grantsSection) reload() {
 		l := widget.NewLabel(value)
 		l.TextStyle.Monospace = true
 		l.Truncation = fyne.TextTruncateEllipsis
-		b := newKButton("Remove", theme.DeleteIcon(), s.p.esc, func() {
-			if err := remove(); err != nil {
-				s.fail(err)
-				return
-			}
-			s.reload()
-		})
+		b := newKButton("Remove", theme.DeleteIcon(), s.p.esc, func() { s.apply(remove, nil) })
 		b.Importance = widget.LowImportance
 		return container.NewBorder(nil, nil, caption(kind), b, l)
 	}
@@ -285,20 +308,11 @@ func (s *grantsSection) addRuleNow() {
 	if r == "" {
 		return
 	}
-	if err := s.store.AddRules(r); err != nil {
-		s.fail(err)
-		return
-	}
-	s.rule.SetText("")
-	s.reload()
+	s.apply(func() error { return s.store.AddRules(r) }, func() { s.rule.SetText("") })
 }
 
 func (s *grantsSection) addFolder(dir string) {
 	s.p.mw.confirmBroadIn(s.p.win, []string{dir}, func(force bool) {
-		if err := s.store.AddDirs(force, dir); err != nil {
-			s.fail(err)
-			return
-		}
-		s.reload()
+		s.apply(func() error { return s.store.AddDirs(force, dir) }, nil)
 	})
 }

@@ -59,6 +59,7 @@ func TestPrefsShowAndEditSavedGrants(t *testing.T) {
 
 	us.rule.SetText("Read(~/notes/**)")
 	us.addRule.OnTapped()
+	h.q.waitOne(t) // the saved file shown
 	perms, err := grants.NewStore(user).Read()
 	if err != nil || !slices.Contains(perms.Allow, "Read(~/notes/**)") {
 		t.Fatalf("rule not saved: %v %v", perms.Allow, err)
@@ -73,7 +74,11 @@ func TestPrefsShowAndEditSavedGrants(t *testing.T) {
 
 	// Remove the first rule with its button.
 	removeButton(t, us.list, "Bash(ls:*)").OnTapped()
+	h.q.waitOne(t)
 	perms, _ = grants.NewStore(user).Read()
+	if strings.Contains(sectionText(us), "Bash(ls:*)") {
+		t.Error("removed rule still listed")
+	}
 	if slices.Contains(perms.Allow, "Bash(ls:*)") {
 		t.Error("rule not removed")
 	}
