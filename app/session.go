@@ -541,7 +541,11 @@ func (s *Session) processEnded(p *proc, sawInit bool) {
 		return
 	}
 	if stopping {
-		s.notice("Stopped. Claude Code did not end the turn in time, so its process was ended.")
+		if s.cfg.Prompts == PromptsAfterTurn {
+			s.notice("Stopped. In after-the-turn mode Claude Code has no input channel to interrupt, so its process was ended; the next prompt resumes the session.")
+		} else {
+			s.notice("Stopped. Claude Code did not end the turn in time, so its process was ended; the next prompt resumes the session.")
+		}
 		s.surf.Show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(nil, true, "Stopped")})
 		return
 	}

@@ -628,3 +628,23 @@ func TestGrantIntoMalformedSettingsLosesNothing(t *testing.T) {
 		t.Errorf("the grant did not reach the retry: %s", a2)
 	}
 }
+
+func TestStopInAfterTurnModeEndsTheProcess(t *testing.T) {
+	r := newRig(t, Config{Prompts: PromptsAfterTurn}, strings.Join([]string{`wait "user"`, initLine, bashUse, "sleep 60s"}, "\n"),
+		strings.Join([]string{`wait "user"`, "waiteof", initLine, resultLine, "exit 0"}, "\n"))
+	r.send("sleep")
+	r.surf.waitFor(t, "tool call", func(evs []Event) bool { return len(find(evs, EvToolCall)) > 0 })
+	r.session.Stop()
+	evs := r.surf.waitIdle(t, 1)
+	if strings.Contains(r.file("stdin", 1), "interrupt") {
+		t.Error("an interrupt was written to a closed input")
+	}
+	if len(find(evs, EvError)) != 0 {
+		t.Errorf("a stop is not an error:\n%s", dump(evs))
+	}
+	r.send("again")
+	r.surf.waitIdle(t, 2)
+	if a2 := strings.Join(r.argv(2), " "); !strings.Contains(a2, "--resume="+r.session.SessionID()) {
+		t.Errorf("the next prompt did not resume the session: %s", a2)
+	}
+}
