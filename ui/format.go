@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // money shows a cost in dollars with enough digits for small turns.
@@ -62,4 +63,22 @@ func clip(s string, maxLines, maxCols int) (string, int) {
 		}
 	}
 	return strings.Join(lines, "\n"), more
+}
+
+// maxRowText caps the text one transcript row lays out. Fyne measures
+// wrapped text line by line, so a megabyte in one row (the CLI passes such
+// answers through whole) would freeze the window.
+const maxRowText = 16 << 10
+
+// capText is s cut to maxRowText bytes on a rune boundary, saying how much
+// was left out.
+func capText(s string) string {
+	if len(s) <= maxRowText {
+		return s
+	}
+	cut := maxRowText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n\n… %s more characters not shown", tokens(utf8.RuneCountInString(s[cut:])))
 }

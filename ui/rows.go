@@ -103,7 +103,7 @@ func (t *transcript) bind(id int, o fyne.CanvasObject) {
 		if r.user == nil {
 			r.user = newTextCard(tint(theme.ColorNamePrimary, 28), theme.AccountIcon(), widget.HighImportance)
 		}
-		r.user.set("You", e.text.String())
+		r.user.set("You", capText(e.text.String()))
 		r.show(r.user.root)
 	case rowAssistant:
 		if r.assistant == nil {
@@ -112,7 +112,7 @@ func (t *transcript) bind(id int, o fyne.CanvasObject) {
 			r.assistantBox = container.NewPadded(r.assistant)
 		}
 		if e.md == nil || e.mdVer != e.version {
-			r.assistant.ParseMarkdown(e.text.String())
+			r.assistant.ParseMarkdown(capText(e.text.String()))
 			e.md, e.mdVer = r.assistant.Segments, e.version
 		} else {
 			r.assistant.Segments = e.md
@@ -127,7 +127,7 @@ func (t *transcript) bind(id int, o fyne.CanvasObject) {
 			r.thinking.Importance = widget.LowImportance
 			r.thinkingBox = container.NewPadded(r.thinking)
 		}
-		r.thinking.SetText("Thinking: " + strings.TrimSpace(e.text.String()))
+		r.thinking.SetText("Thinking: " + strings.TrimSpace(capText(e.text.String())))
 		r.show(r.thinkingBox)
 	case rowTool:
 		if r.tool == nil {
@@ -143,14 +143,14 @@ func (t *transcript) bind(id int, o fyne.CanvasObject) {
 			r.notice.TextStyle.Italic = true
 			r.noticeBox = container.NewBorder(nil, nil, widget.NewIcon(theme.InfoIcon()), nil, r.notice)
 		}
-		r.notice.SetText(e.text.String())
+		r.notice.SetText(capText(e.text.String()))
 		r.show(r.noticeBox)
 	case rowError:
 		if r.errCard == nil {
 			r.errCard = newTextCard(tint(theme.ColorNameError, 30), theme.ErrorIcon(), widget.DangerImportance)
 			r.errCard.body.Importance = widget.DangerImportance
 		}
-		r.errCard.set(e.title, e.text.String())
+		r.errCard.set(e.title, capText(e.text.String()))
 		r.show(r.errCard.root)
 	case rowTurn:
 		if r.turn == nil {
@@ -193,9 +193,9 @@ func (t *transcript) estimate(id int, width float32) float32 {
 	case rowNotice:
 		return 36
 	case rowUser, rowError:
-		return 56 + line*lines(e.text.String())
+		return 56 + line*lines(capText(e.text.String()))
 	}
-	return 16 + line*lines(e.text.String())
+	return 16 + line*lines(capText(e.text.String()))
 }
 
 func turnLine(e *entry) string {

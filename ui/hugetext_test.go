@@ -1,0 +1,104 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/latch-app/latch/app"
+)
+
+// The CLI passes a 1 MB answer through in one event (fixture huge-text-line).
+// It is broken into rows small enough to lay out quickly, and nothing of it
+// is lost.
+func TestHugeAnswerIsSplitIntoRows(t *testing.T) {
+	tests := []struct{ name, text string }{
+		{"one long word", strings.Repeat("x", 1_000_000)},
+		{"words", strings.Repeat("word ", 200_000)},
+		{"lines", strings.Repeat("a line of text\n", 60_000)},
+		{"multibyte", strings.Repeat("—", 400_000)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.mw.surf.Show(app.Event{Kind: app.EvText, BlockID: "b", Text: tc.text})
+			h.mw.surf.flush()
+			var all strings.Builder
+			for i, e := range h.mw.tr.entries {
+				if e.text.Len() > softRowText {
+					t.Fatalf("row %d holds %d bytes", i, e.text.Len())
+				}
+				if !utf8.ValidString(e.text.String()) {
+					t.Fatalf("row %d was cut inside a character", i)
+				}
+				all.WriteString(e.text.String())
+			}
+			strip := func(s string) string { return strings.NewReplacer("\n", "", " ", "").Replace(s) }
+			if strip(all.String()) != strip(tc.text) {
+				t.Errorf("the rows do not add up to the answer (%d vs %d bytes)", all.Len(), len(tc.text))
+			}
+			visibleRow(t, h.mw.tr, len(h.mw.tr.entries)-1) // the end shows
+		})
+	}
+}
+
+func TestHugeCodeBlockIsShownCapped(t *testing.T) {
+	h := newHarness(t)
+	code := "```\n" + strings.Repeat("fmt.Println(\"hello\")\n", 5000) + "```\n"
+	h.mw.surf.Show(app.Event{Kind: app.EvText, BlockID: "b", Text: code})
+	h.mw.surf.flush()
+	if n := len(h.mw.tr.entries); n != 1 {
+		t.Fatalf("a code block was split into %d rows", n)
+	}
+	shown := richText(visibleRow(t, h.mw.tr, 0).assistant)
+	if len(shown) > maxRowText+100 || !strings.Contains(shown, "more characters not shown") {
+		t.Errorf("row shows %d bytes", len(shown))
+	}
+}
+
+func TestCapText(t *testing.T) {
+	if s := capText("short"); s != "short" {
+		t.Errorf("short text changed: %q", s)
+	}
+	s := capText(strings.Repeat("é", maxRowText))
+	head, _, _ := strings.Cut(s, "\n\n…")
+	if !strings.HasSuffix(head, "é") || strings.ContainsRune(head, '\uFFFD') {
+		t.Errorf("cut inside a rune: %q", head[len(head)-8:])
+	}
+	if !strings.Contains(s, "8.2k more characters not shown") {
+		t.Errorf("count: %q", s[len(s)-40:])
+	}
+}
+
+// Streaming scans each delta once: the scan position only moves forward, a
+// blank line starts a row, and prose past softRowText breaks at a line end.
+func TestStreamingScansIncrementally(t *testing.T) {
+	h := newHarness(t)
+	tr := h.mw.tr
+	for i := 0; i < 20; i++ {
+		h.mw.surf.Show(app.Event{Kind: app.EvText, BlockID: "b", Text: "a line of a paragraph\n"})
+	}
+	h.mw.surf.flush()
+	if len(tr.entries) != 1 || tr.entries[0].scanned != tr.entries[0].text.Len() {
+		t.Fatalf("%d rows; scanned %d of %d bytes", len(tr.entries), tr.entries[0].scanned, tr.entries[0].text.Len())
+	}
+	h.mw.surf.Show(app.Event{Kind: app.EvText, BlockID: "b", Text: "\n"})
+	h.mw.surf.flush()
+	h.mw.surf.Show(app.Event{Kind: app.EvText, BlockID: "b", Text: "next paragraph"})
+	h.mw.surf.flush()
+	if len(tr.entries) != 2 || tr.entries[1].text.String() != "next paragraph" {
+		t.Fatalf("rows after a blank line: %d, last %q", len(tr.entries), tr.entries[len(tr.entries)-1].text.String())
+	}
+	for i := 0; i < 2000; i++ {
+		h.mw.surf.Show(app.Event{Kind: app.EvText, BlockID: "b", Text: " and more\n"})
+	}
+	h.mw.surf.flush()
+	for i, e := range tr.entries {
+		if e.text.Len() > softRowText {
+			t.Errorf("row %d holds %d bytes", i, e.text.Len())
+		}
+		if i > 0 && strings.HasPrefix(e.text.String(), "more") {
+			t.Errorf("row %d starts mid-line: %q", i, e.text.String()[:20])
+		}
+	}
+}
