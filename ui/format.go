@@ -67,16 +67,21 @@ func clip(s string, maxLines, maxCols int) (string, int) {
 
 // maxRowText caps the text one transcript row lays out. Fyne measures
 // wrapped text line by line, so a megabyte in one row (the CLI passes such
-// answers through whole) would freeze the window.
+// answers through whole) would freeze the window. Prose reaches a row in
+// pieces of at most softRowText; this cap is for what cannot be broken, such
+// as one huge code block, which lays out far faster than wrapped prose.
 const maxRowText = 16 << 10
 
-// capText is s cut to maxRowText bytes on a rune boundary, saying how much
-// was left out.
-func capText(s string) string {
-	if len(s) <= maxRowText {
+// capText is s cut to maxRowText bytes.
+func capText(s string) string { return capTextAt(s, maxRowText) }
+
+// capTextAt is s cut to max bytes on a rune boundary, saying how much was
+// left out.
+func capTextAt(s string, max int) string {
+	if len(s) <= max {
 		return s
 	}
-	cut := maxRowText
+	cut := max
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}

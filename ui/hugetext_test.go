@@ -102,3 +102,18 @@ func TestStreamingScansIncrementally(t *testing.T) {
 		}
 	}
 }
+
+// A pasted prompt of 100 KB goes to Claude whole; its row shows a part.
+func TestLongPromptRowIsCapped(t *testing.T) {
+	h := newHarness(t)
+	long := strings.Repeat("log line\n", 12_000)
+	h.mw.surf.Show(app.Event{Kind: app.EvPrompt, Text: long})
+	h.mw.surf.flush()
+	rv := visibleRow(t, h.mw.tr, 0)
+	if got := rv.user.body.Text; len(got) > softRowText+100 || !strings.Contains(got, "more characters not shown") {
+		t.Errorf("prompt row shows %d bytes", len(got))
+	}
+	if h.mw.tr.entries[0].text.Len() != len(long) {
+		t.Error("the transcript did not keep the whole prompt")
+	}
+}

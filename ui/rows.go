@@ -103,7 +103,7 @@ func (t *transcript) bind(id int, o fyne.CanvasObject) {
 		if r.user == nil {
 			r.user = newTextCard(tint(theme.ColorNamePrimary, 28), theme.AccountIcon(), widget.HighImportance)
 		}
-		r.user.set("You", capText(e.text.String()))
+		r.user.set("You", capTextAt(e.text.String(), softRowText))
 		r.show(r.user.root)
 	case rowAssistant:
 		if r.assistant == nil {
@@ -143,14 +143,14 @@ func (t *transcript) bind(id int, o fyne.CanvasObject) {
 			r.notice.TextStyle.Italic = true
 			r.noticeBox = container.NewBorder(nil, nil, widget.NewIcon(theme.InfoIcon()), nil, r.notice)
 		}
-		r.notice.SetText(capText(e.text.String()))
+		r.notice.SetText(capTextAt(e.text.String(), softRowText))
 		r.show(r.noticeBox)
 	case rowError:
 		if r.errCard == nil {
 			r.errCard = newTextCard(tint(theme.ColorNameError, 30), theme.ErrorIcon(), widget.DangerImportance)
 			r.errCard.body.Importance = widget.DangerImportance
 		}
-		r.errCard.set(e.title, capText(e.text.String()))
+		r.errCard.set(e.title, capTextAt(e.text.String(), softRowText))
 		r.show(r.errCard.root)
 	case rowTurn:
 		if r.turn == nil {
@@ -193,7 +193,7 @@ func (t *transcript) estimate(id int, width float32) float32 {
 	case rowNotice:
 		return 36
 	case rowUser, rowError:
-		return 56 + line*lines(capText(e.text.String()))
+		return 56 + line*lines(capTextAt(e.text.String(), softRowText))
 	}
 	return 16 + line*lines(capText(e.text.String()))
 }
