@@ -12,10 +12,12 @@ import (
 	"testing"
 )
 
-// fixturesDir is ../shared/fixtures next to the repo, or $LATCH_FIXTURES.
+// fixturesDir holds the real CLI transcripts (a copy of the team's shared
+// fixtures, kept here so the tests never depend on a folder outside the
+// repo); $LATCH_FIXTURES points at another set.
 func fixturesDir(t testing.TB) string {
 	t.Helper()
-	for _, d := range []string{os.Getenv("LATCH_FIXTURES"), filepath.Join("..", "..", "..", "shared", "fixtures")} {
+	for _, d := range []string{os.Getenv("LATCH_FIXTURES"), filepath.Join("testdata", "fixtures")} {
 		if d == "" {
 			continue
 		}
@@ -23,7 +25,7 @@ func fixturesDir(t testing.TB) string {
 			return d
 		}
 	}
-	t.Skip("fixtures not found: set LATCH_FIXTURES")
+	t.Fatal("fixtures not found in testdata/fixtures or $LATCH_FIXTURES")
 	return ""
 }
 

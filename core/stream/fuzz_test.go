@@ -11,7 +11,7 @@ import (
 // seedFiles adds the testdata files and the small fixtures as seeds.
 func seedFiles(f *testing.F) {
 	paths, _ := filepath.Glob("testdata/*.ndjson")
-	for _, d := range []string{os.Getenv("LATCH_FIXTURES"), filepath.Join("..", "..", "..", "shared", "fixtures")} {
+	for _, d := range []string{os.Getenv("LATCH_FIXTURES"), filepath.Join("testdata", "fixtures")} {
 		if d != "" {
 			more, _ := filepath.Glob(filepath.Join(d, "*", "stdout.ndjson"))
 			paths = append(paths, more...)

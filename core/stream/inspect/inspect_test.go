@@ -12,7 +12,7 @@ import (
 
 func fixtures(t *testing.T) string {
 	t.Helper()
-	for _, d := range []string{os.Getenv("LATCH_FIXTURES"), filepath.Join("..", "..", "..", "..", "shared", "fixtures")} {
+	for _, d := range []string{os.Getenv("LATCH_FIXTURES"), filepath.Join("..", "testdata", "fixtures")} {
 		if d == "" {
 			continue
 		}
@@ -20,7 +20,7 @@ func fixtures(t *testing.T) string {
 			return d
 		}
 	}
-	t.Skip("fixtures not found: set LATCH_FIXTURES")
+	t.Fatal("fixtures not found in ../testdata/fixtures or $LATCH_FIXTURES")
 	return ""
 }
 
