@@ -117,3 +117,35 @@ func TestLongPromptRowIsCapped(t *testing.T) {
 		t.Error("the transcript did not keep the whole prompt")
 	}
 }
+
+// Copy Last Answer puts the answer back together however it was split.
+func TestCopyLastAnswer(t *testing.T) {
+	h := newHarness(t)
+	s := h.mw.surf
+	s.Show(app.Event{Kind: app.EvPrompt, Text: "first"})
+	s.Show(app.Event{Kind: app.EvText, BlockID: "a", Text: "old answer"})
+	s.Show(app.Event{Kind: app.EvPrompt, Text: "second"})
+	answer := "Para one.\n\n" + strings.Repeat("a long line of prose\n", 400) + strings.Repeat("word ", 2000) + "\n\n```\ncode\n```"
+	for i := 0; i < len(answer); i += 7 {
+		s.Show(app.Event{Kind: app.EvText, BlockID: "b", Text: answer[i:min(i+7, len(answer))]})
+	}
+	s.Show(app.Event{Kind: app.EvToolCall, Tool: &app.ToolCall{ID: "t", Name: "Bash"}})
+	s.Show(app.Event{Kind: app.EvText, BlockID: "c", Text: "Done."})
+	s.flush()
+	if len(h.mw.tr.entries) < 5 {
+		t.Fatalf("the answer was not split (%d rows); the test proves nothing", len(h.mw.tr.entries))
+	}
+	h.mw.copyLastAnswer()
+	if got, want := h.mw.app.Clipboard().Content(), answer+"\n\nDone."; got != want {
+		t.Errorf("clipboard holds %d bytes, want %d; differs at %d", len(got), len(want), firstDiff(got, want))
+	}
+}
+
+func firstDiff(a, b string) int {
+	for i := 0; i < min(len(a), len(b)); i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}

@@ -148,7 +148,18 @@ func (mw *MainWindow) menu() *fyne.MainMenu {
 	quit := fyne.NewMenuItem("Quit", func() { fyne.CurrentApp().Quit() })
 	quit.IsQuit = true
 	quit.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
-	return fyne.NewMainMenu(fyne.NewMenu("File", folder, fyne.NewMenuItemSeparator(), prefs, fyne.NewMenuItemSeparator(), quit))
+	copyAnswer := fyne.NewMenuItem("Copy Last Answer", mw.copyLastAnswer)
+	copyAnswer.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyC, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+	return fyne.NewMainMenu(
+		fyne.NewMenu("File", folder, fyne.NewMenuItemSeparator(), prefs, fyne.NewMenuItemSeparator(), quit),
+		fyne.NewMenu("Edit", copyAnswer))
+}
+
+// copyLastAnswer puts Claude's last answer on the clipboard, as markdown.
+func (mw *MainWindow) copyLastAnswer() {
+	if text := mw.tr.lastAnswer(); text != "" {
+		mw.app.Clipboard().SetContent(text)
+	}
 }
 
 // refresh brings the folder bar, buttons and status line up to date.

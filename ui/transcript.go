@@ -42,6 +42,9 @@ type entry struct {
 	// and a break found but not yet taken (0: none).
 	scanned, lineEnd, cut int
 	fence                 bool
+	// joiner is what stood between this row and the one before it when a
+	// streamed block was split, so the block can be put back together.
+	joiner string
 
 	version int // bumped on every change, so a row re-parses markdown only when needed
 	md      []widget.RichTextSegment
@@ -245,8 +248,10 @@ func (t *transcript) splitOnce(id int) int {
 	rest := &entry{kind: e.kind, block: e.block, scanned: max(0, e.scanned-cut), fence: e.fence}
 	rest.lineEnd = rest.scanned
 	rest.text.WriteString(s[cut:])
+	head := strings.TrimRight(s[:cut], "\n")
+	rest.joiner = s[len(head):cut]
 	e.text.Reset()
-	e.text.WriteString(strings.TrimRight(s[:cut], "\n"))
+	e.text.WriteString(head)
 	e.scanned, e.lineEnd, e.cut = e.text.Len(), 0, 0
 	t.changed(id)
 	return t.add(rest)
@@ -264,4 +269,32 @@ func wordCut(s string) int {
 		cut--
 	}
 	return cut
+}
+
+// lastAnswer is the assistant text since the last prompt, put back together
+// as it arrived.
+func (t *transcript) lastAnswer() string {
+	start := 0
+	for i := len(t.entries) - 1; i >= 0; i-- {
+		if t.entries[i].kind == rowUser {
+			start = i + 1
+			break
+		}
+	}
+	var b strings.Builder
+	var prev *entry
+	for _, e := range t.entries[start:] {
+		if e.kind != rowAssistant {
+			continue
+		}
+		switch {
+		case prev != nil && prev.block == e.block:
+			b.WriteString(e.joiner)
+		case b.Len() > 0:
+			b.WriteString("\n\n")
+		}
+		b.WriteString(e.text.String())
+		prev = e
+	}
+	return b.String()
 }
