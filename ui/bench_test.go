@@ -68,28 +68,23 @@ func BenchmarkStreamDelta(b *testing.B) {
 // and focused, within 1 s. These measure the UI's share: from the Session's
 // call to a dialog on screen with the keyboard focus in it.
 func BenchmarkAskToFocusedDialog(b *testing.B) {
-	h := newHarness(b)
 	q := app.Question{Tool: "Bash", Command: "touch made.txt", Rule: "Bash(touch made.txt)"}
-	for i := 0; i < b.N; i++ {
-		ctx, cancel := context.WithCancel(context.Background())
-		res := ask(h, ctx, q)
-		h.q.waitOne(b)
-		if !overlayUp(h.c) || h.c.Focused() == nil || h.c.Focused() == h.mw.prompt {
-			b.Fatal("no focused dialog")
-		}
-		cancel()
-		h.q.waitOne(b)
-		<-res
-	}
+	benchFocusedDialog(b, func(s *surface, ctx context.Context) app.Decision { return s.Ask(ctx, q) })
 }
 
 func BenchmarkGrantsToFocusedDialog(b *testing.B) {
-	h := newHarness(b)
 	r := app.GrantRequest{Tools: []app.ToolGrant{{Rule: "Bash", Tool: "Bash"}}, Folders: []app.FolderGrant{{Path: "/srv/far", Tool: "Read"}}}
+	benchFocusedDialog(b, func(s *surface, ctx context.Context) app.Decision { return s.AskGrants(ctx, r) })
+}
+
+// benchFocusedDialog times open: from the call to a dialog up with the
+// focus in it, then withdraws it.
+func benchFocusedDialog(b *testing.B, open func(*surface, context.Context) app.Decision) {
+	h := newHarness(b)
 	for i := 0; i < b.N; i++ {
 		ctx, cancel := context.WithCancel(context.Background())
 		res := make(chan app.Decision, 1)
-		go func() { res <- h.mw.surf.AskGrants(ctx, r) }()
+		go func() { res <- open(h.mw.surf, ctx) }()
 		h.q.waitOne(b)
 		if !overlayUp(h.c) || h.c.Focused() == nil || h.c.Focused() == h.mw.prompt {
 			b.Fatal("no focused dialog")

@@ -11,12 +11,8 @@ import (
 // seedFiles adds the testdata files and the small fixtures as seeds.
 func seedFiles(f *testing.F) {
 	paths, _ := filepath.Glob("testdata/*.ndjson")
-	for _, d := range []string{os.Getenv("LATCH_FIXTURES"), filepath.Join("testdata", "fixtures")} {
-		if d != "" {
-			more, _ := filepath.Glob(filepath.Join(d, "*", "stdout.ndjson"))
-			paths = append(paths, more...)
-		}
-	}
+	more, _ := filepath.Glob(filepath.Join(fixturesDir(f), "*", "stdout.ndjson"))
+	paths = append(paths, more...)
 	for _, p := range paths {
 		if b, err := os.ReadFile(p); err == nil && len(b) < 64<<10 {
 			f.Add(b)
