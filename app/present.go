@@ -85,8 +85,11 @@ func summarize(name string, raw json.RawMessage) string {
 	return oneLine(s, 160)
 }
 
+// oneLine is s on one line, with everything invisible made visible (long
+// space runs are named, not collapsed, so a hidden tail shows up as one),
+// cut at max runes with an ellipsis; the card's Details show it whole.
 func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = VisibleLine(strings.TrimSpace(s))
 	if r := []rune(s); len(r) > max {
 		s = string(r[:max-1]) + "…"
 	}
@@ -112,7 +115,8 @@ func prettyJSON(raw json.RawMessage) string {
 	if json.Indent(&b, raw, "", "  ") != nil {
 		return string(raw)
 	}
-	return clip(b.String(), maxResultShown)
+	// Never clipped: the input is what the person approves.
+	return b.String()
 }
 
 func clip(s string, max int) string {
@@ -146,18 +150,14 @@ func diffOf(name string, raw json.RawMessage) string {
 		}
 	case "Write":
 		fmt.Fprintf(&b, "+++ %s (new content)\n", in.FilePath)
-		lines := strings.Split(strings.TrimSuffix(in.Content, "\n"), "\n")
-		for i, l := range lines {
-			if i == 200 {
-				fmt.Fprintf(&b, "… %d more lines\n", len(lines)-i)
-				break
-			}
+		for _, l := range strings.Split(strings.TrimSuffix(in.Content, "\n"), "\n") {
 			b.WriteString("+" + l + "\n")
 		}
 	default:
 		return ""
 	}
-	return clip(b.String(), maxResultShown)
+	// Never clipped: the content is what the person approves.
+	return b.String()
 }
 
 // askItems is an AskUserQuestion's questions as the dialog shows them.

@@ -27,6 +27,9 @@ type askDialog struct {
 	folder *kEntry
 	groups []*choiceGroup // AskUserQuestion
 
+	review   *reviewBox    // the call, shown whole
+	gateNote *widget.Label // says why the allow keys wait
+
 	allowOnce, always, deny, grantFolder, answer *kButton
 	buttons                                      []*kButton
 }
@@ -45,6 +48,7 @@ func (mw *MainWindow) newAskDialog(q app.Question, done func(app.Decision)) *mod
 	}
 	d.m.dlg = dialog.NewCustomWithoutButtons(title, content, mw.win)
 	d.m.show(640)
+	d.updateGate()
 	return d.m
 }
 
@@ -71,65 +75,47 @@ func caption(s string) *widget.Label {
 	return l
 }
 
-// codeBox shows text in monospace, diffs coloured, at most maxH tall.
-func codeBox(text string, diff bool, maxH float32) fyne.CanvasObject {
-	text, more := clip(text, 400, 300)
-	g := widget.NewTextGridFromString(text)
-	g.Scroll = fyne.ScrollNone
-	if diff {
-		add := &widget.CustomTextGridStyle{FGColor: theme.Color(theme.ColorNameSuccess)}
-		del := &widget.CustomTextGridStyle{FGColor: theme.Color(theme.ColorNameError)}
-		for i, l := range strings.Split(text, "\n") {
-			switch {
-			case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-			case strings.HasPrefix(l, "+"):
-				g.SetRowStyle(i, add)
-			case strings.HasPrefix(l, "-"):
-				g.SetRowStyle(i, del)
-			}
-		}
-	}
-	s := container.NewScroll(g)
-	h := g.MinSize().Height
-	if h > maxH {
-		h = maxH
-	}
-	s.SetMinSize(fyne.NewSize(200, h))
-	out := indent(s)
-	if more > 0 {
-		out = container.NewVBox(s, caption("… and more lines not shown"))
-	}
-	return out
-}
-
 func (d *askDialog) permissionContent() fyne.CanvasObject {
 	q := d.q
 	var rows []fyne.CanvasObject
 	if q.Description != "" {
-		rows = append(rows, wrapped(q.Description))
+		rows = append(rows, wrapped(app.Visible(q.Description)))
 	}
+	// The call itself is shown whole; when it is taller than its box, the
+	// allow keys wait until its end has been in view.
 	switch {
 	case q.Diff != "":
 		if q.Path != "" {
-			rows = append(rows, caption("Change to "+q.Path))
+			rows = append(rows, caption("Change to "+app.VisibleLine(q.Path)))
 		}
-		rows = append(rows, codeBox(q.Diff, true, 260))
+		d.review = newReviewBox(q.Diff, true, 260)
 	case q.Command != "":
-		rows = append(rows, caption("Command"), codeBox(q.Command, false, 160))
+		rows = append(rows, caption("Command"))
+		d.review = newReviewBox(q.Command, false, 200)
 	case q.Path != "":
-		rows = append(rows, caption("Path"), codeBox(q.Path, false, 60))
+		rows = append(rows, caption("Path"))
+		d.review = newReviewBox(q.Path, false, 80)
 	case q.Input != "":
-		rows = append(rows, caption("Input"), codeBox(q.Input, false, 200))
+		rows = append(rows, caption("Input"))
+		d.review = newReviewBox(q.Input, false, 200)
 	case q.Summary != "":
-		rows = append(rows, codeBox(q.Summary, false, 60))
+		d.review = newReviewBox(q.Summary, false, 80)
+	}
+	if d.review != nil {
+		d.review.changed = d.updateGate
+		d.gateNote = caption("It is longer than this box: scroll to its end (End or Page Down) before you allow it.")
+		d.gateNote.Importance = widget.WarningImportance
+		d.gateNote.Wrapping = fyne.TextWrapWord
+		d.gateNote.Hide()
+		rows = append(rows, indent(d.review.scroll), d.gateNote)
 	}
 	if q.BlockedPath != "" {
-		l := wrapped("Blocked path: " + q.BlockedPath)
+		l := wrapped("Blocked path: " + app.VisibleLine(q.BlockedPath))
 		l.Importance = widget.WarningImportance
 		rows = append(rows, l)
 	}
 	if q.Reason != "" {
-		l := wrapped("Why it asks: " + q.Reason)
+		l := wrapped("Why it asks: " + app.Visible(q.Reason))
 		l.Importance = widget.LowImportance
 		rows = append(rows, l)
 	}
@@ -209,7 +195,43 @@ func (d *askDialog) questionContent() fyne.CanvasObject {
 	return container.NewVBox(rows...)
 }
 
+// gated reports whether an allow must wait: the call is longer than its box
+// and its end has not been in view yet.
+func (d *askDialog) gated() bool {
+	return d.review != nil && !d.review.reviewed()
+}
+
+// updateGate enables the allow buttons once the whole call has been seen.
+func (d *askDialog) updateGate() {
+	if d.review == nil {
+		return
+	}
+	gated := d.gated()
+	for _, b := range []*kButton{d.allowOnce, d.always, d.grantFolder} {
+		if b == nil {
+			continue
+		}
+		if gated {
+			b.Disable()
+		} else {
+			b.Enable()
+		}
+	}
+	if gated {
+		d.gateNote.Show()
+	} else {
+		d.gateNote.Hide()
+	}
+}
+
 func (d *askDialog) finish(a app.Action) {
+	switch a {
+	case app.AllowOnce, app.AllowAlways, app.GrantFolder:
+		if len(d.groups) == 0 && d.gated() {
+			d.updateGate()
+			return // the person has not seen the whole call
+		}
+	}
 	dec := app.Decision{Action: a}
 	switch a {
 	case app.AllowOnce:
@@ -259,6 +281,12 @@ func (d *askDialog) key(ev *fyne.KeyEvent) bool {
 	switch ev.Name {
 	case fyne.KeyEscape:
 		d.finish(app.DenyStop)
+		return true
+	case fyne.KeyPageDown, fyne.KeyPageUp, fyne.KeyHome, fyne.KeyEnd:
+		if d.review == nil {
+			return false
+		}
+		d.review.scrollBy(map[fyne.KeyName]int{fyne.KeyPageDown: 1, fyne.KeyPageUp: -1, fyne.KeyHome: -2, fyne.KeyEnd: 2}[ev.Name])
 		return true
 	case fyne.KeyReturn, fyne.KeyEnter:
 		switch f := d.mw.win.Canvas().Focused().(type) {

@@ -186,6 +186,8 @@ func allText(o fyne.CanvasObject) []string {
 			out = append(out, w.Text)
 		case *widget.TextGrid:
 			out = append(out, w.Text())
+		case *widget.RichText:
+			out = append(out, w.String())
 		}
 		switch w := o.(type) {
 		case *fyne.Container:

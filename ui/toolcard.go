@@ -23,7 +23,8 @@ type toolCard struct {
 	toggle  *widget.Button
 	denial  *widget.Label
 	details *fyne.Container
-	input   *widget.TextGrid
+	input   *fyne.Container // the whole input, wrapped (wholeText)
+	inputOf string          // what input shows
 	result  *widget.TextGrid
 	more    *widget.Label
 	resLbl  *widget.Label
@@ -53,8 +54,7 @@ func newToolCard(r *rowView) *toolCard {
 	c.denial = widget.NewLabel("")
 	c.denial.Wrapping = fyne.TextWrapWord
 	c.denial.Importance = widget.DangerImportance
-	c.input = widget.NewTextGrid()
-	c.input.Scroll = fyne.ScrollHorizontalOnly
+	c.input = wholeText("", false)
 	c.result = widget.NewTextGrid()
 	c.result.Scroll = fyne.ScrollHorizontalOnly
 	c.more = widget.NewLabel("")
@@ -113,8 +113,11 @@ func (c *toolCard) set(e *entry) {
 	}
 	if e.expanded {
 		c.toggle.SetText("Hide")
-		in, _ := clip(tc.Input, maxResultLines, maxResultCols)
-		c.input.SetText(in)
+		// The input is what was asked and run: shown whole, never clipped.
+		if c.inputOf != tc.Input || len(c.input.Objects) == 0 {
+			c.inputOf = tc.Input
+			setWholeText(c.input, tc.Input, false)
+		}
 		out, more := clip(tc.Result, maxResultLines, maxResultCols)
 		if out == "" {
 			out = "(no output yet)"
