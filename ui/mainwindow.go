@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
@@ -35,7 +36,9 @@ type MainWindow struct {
 	folderLbl *widget.Label
 	changeBtn *widget.Button
 	statusLbl *widget.Label
-	dangerLbl *widget.Label
+	dangerLbl *widget.Label // red: permission checks are off, whoever turned them off
+	modeLbl   *widget.Label // any other permission mode than the default
+	modeBar   *fyne.Container
 	emptyHint fyne.CanvasObject
 	modals    modalQueue
 	prefs     *prefsWindow
@@ -125,17 +128,25 @@ func (mw *MainWindow) build() {
 	mw.statusLbl = widget.NewLabel("")
 	mw.statusLbl.SizeName = theme.SizeNameCaptionText
 	mw.statusLbl.Truncation = fyne.TextTruncateEllipsis
-	mw.dangerLbl = widget.NewLabel("PERMISSION CHECKS OFF (dangerously skip permissions)")
+	mw.dangerLbl = widget.NewLabel("")
 	mw.dangerLbl.Importance = widget.DangerImportance
 	mw.dangerLbl.TextStyle.Bold = true
-	mw.dangerLbl.SizeName = theme.SizeNameCaptionText
+	mw.dangerLbl.Wrapping = fyne.TextWrapWord
 	mw.dangerLbl.Hide()
+	mw.modeLbl = widget.NewLabel("")
+	mw.modeLbl.Importance = widget.WarningImportance
+	mw.modeLbl.TextStyle.Bold = true
+	mw.modeLbl.Wrapping = fyne.TextWrapWord
+	mw.modeLbl.Hide()
+	mw.modeBar = container.NewVBox(
+		container.NewStack(canvas.NewRectangle(tint(theme.ColorNameError, 40)), container.NewPadded(mw.dangerLbl)),
+		container.NewPadded(mw.modeLbl))
 
 	buttons := container.NewVBox(mw.sendBtn, mw.stopBtn)
 	promptRow := container.NewBorder(nil, nil, nil, buttons, mw.prompt)
-	statusBar := container.NewBorder(nil, nil, nil, mw.dangerLbl, mw.statusLbl)
+	statusBar := mw.statusLbl
 	bottom := container.NewVBox(widget.NewSeparator(), container.NewPadded(promptRow), statusBar)
-	top := container.NewVBox(container.NewPadded(folderBar), widget.NewSeparator())
+	top := container.NewVBox(container.NewPadded(folderBar), mw.modeBar, widget.NewSeparator())
 	center := container.NewStack(mw.tr.list, mw.emptyHint)
 	mw.win.SetContent(container.NewBorder(top, bottom, nil, nil, center))
 }
@@ -177,10 +188,24 @@ func (mw *MainWindow) refresh() {
 		mw.stopBtn.Disable()
 	}
 	mw.statusLbl.SetText(mw.statusText())
-	if mw.status.DangerousSkip {
+	text, danger := modeBanner(mw.status)
+	switch {
+	case danger:
+		mw.dangerLbl.SetText(text)
 		mw.dangerLbl.Show()
-	} else {
+		mw.modeLbl.Hide()
+	case text != "":
+		mw.modeLbl.SetText(text)
+		mw.modeLbl.Show()
 		mw.dangerLbl.Hide()
+	default:
+		mw.dangerLbl.Hide()
+		mw.modeLbl.Hide()
+	}
+	if mw.dangerLbl.Visible() {
+		mw.modeBar.Objects[0].Show()
+	} else {
+		mw.modeBar.Objects[0].Hide()
 	}
 	if len(mw.tr.entries) > 0 {
 		mw.emptyHint.Hide()
@@ -213,7 +238,7 @@ func (mw *MainWindow) statusText() string {
 		parts = append(parts, "permissions asked live")
 	}
 	if st.PermissionMode != "" && st.PermissionMode != "default" {
-		parts = append(parts, "mode "+st.PermissionMode)
+		parts = append(parts, "mode "+app.VisibleLine(st.PermissionMode))
 	}
 	if t := mw.lastTurn; t != nil {
 		parts = append(parts,
@@ -221,6 +246,34 @@ func (mw *MainWindow) statusText() string {
 			fmt.Sprintf("session %s, %s in / %s out", money(t.SessionCostUSD), tokens(t.SessionInputTokens), tokens(t.SessionOutputTokens)))
 	}
 	return strings.Join(parts, "   ·   ")
+}
+
+// modeBanner says what the permission mode the CLI reports means, or ""
+// for the default; danger is set when permission checks are off. The mode
+// the CLI reports is believed over Latch's own setting, since a settings
+// file (defaultMode) or a flag may have changed it.
+func modeBanner(st app.Status) (text string, danger bool) {
+	switch st.PermissionMode {
+	case "bypassPermissions":
+		if st.DangerousSkip {
+			return "PERMISSION CHECKS OFF: Claude Code runs every tool call without asking (dangerously skip permissions is on in Preferences).", true
+		}
+		return "PERMISSION CHECKS OFF: Claude Code reports bypassPermissions mode and runs every tool call without asking. Latch did not ask for it; check defaultMode in your settings files.", true
+	case "dontAsk":
+		return "Mode “don't ask”: every call that no rule allows is refused without a question.", false
+	case "acceptEdits":
+		return "Mode “accept edits”: file edits in the working folders run without asking.", false
+	case "plan":
+		return "Mode “plan”: Claude plans and does not change files.", false
+	case "auto":
+		return "Mode “auto”: Claude Code decides itself which calls to run without asking.", false
+	case "", "default":
+		if st.DangerousSkip {
+			return "PERMISSION CHECKS OFF (dangerously skip permissions is on in Preferences).", true
+		}
+		return "", false
+	}
+	return "Permission mode “" + app.VisibleLine(st.PermissionMode) + "” (unknown to Latch).", false
 }
 
 // apply shows a batch of events; UI goroutine only.

@@ -163,3 +163,46 @@ func TestChangingFolderEndsTheSession(t *testing.T) {
 		t.Errorf("new session started in %q, want %q", gotDir, dir)
 	}
 }
+
+// The mode the CLI reports is the mode shown, whoever set it.
+func TestPermissionModeBanner(t *testing.T) {
+	tests := []struct {
+		st      app.Status
+		want    string
+		danger  bool
+		visible bool
+	}{
+		{app.Status{PermissionMode: "default"}, "", false, false},
+		{app.Status{}, "", false, false},
+		{app.Status{PermissionMode: "bypassPermissions"}, "PERMISSION CHECKS OFF", true, true},
+		{app.Status{PermissionMode: "bypassPermissions", DangerousSkip: true}, "dangerously skip permissions", true, true},
+		{app.Status{DangerousSkip: true}, "PERMISSION CHECKS OFF", true, true},
+		{app.Status{PermissionMode: "dontAsk"}, "don't ask", false, true},
+		{app.Status{PermissionMode: "acceptEdits"}, "accept edits", false, true},
+		{app.Status{PermissionMode: "plan"}, "plan", false, true},
+		{app.Status{PermissionMode: "auto"}, "auto", false, true},
+		{app.Status{PermissionMode: "weird\u202emode"}, "weird⟨U+202E⟩mode", false, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.st.PermissionMode, func(t *testing.T) {
+			h := newHarness(t)
+			st := tc.st
+			st.State = app.Running
+			h.mw.surf.Show(app.Event{Kind: app.EvStatus, Status: &st})
+			h.mw.surf.flush()
+			if h.mw.dangerLbl.Visible() != tc.danger {
+				t.Errorf("red banner visible = %v, want %v", h.mw.dangerLbl.Visible(), tc.danger)
+			}
+			shown := ""
+			switch {
+			case h.mw.dangerLbl.Visible():
+				shown = h.mw.dangerLbl.Text
+			case h.mw.modeLbl.Visible():
+				shown = h.mw.modeLbl.Text
+			}
+			if (shown != "") != tc.visible || !strings.Contains(shown, tc.want) {
+				t.Errorf("banner %q, want one with %q (visible %v)", shown, tc.want, tc.visible)
+			}
+		})
+	}
+}
