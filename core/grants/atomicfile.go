@@ -49,11 +49,28 @@ func resolveLinks(path string) (string, error) {
 	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
+// ErrRefused is wrapped by the error of a write Latch will not make: to a
+// read-only settings file, or through a link that leads out of the project.
+// Such an error names the file; nothing was written.
+var ErrRefused = errors.New("settings file left as it is")
+
+type refusal struct{ msg string }
+
+func (r *refusal) Error() string { return r.msg }
+func (r *refusal) Unwrap() error { return ErrRefused }
+
 // editFile runs edit on the current content of path under a lock and writes
 // the result atomically. edit gets nil for a missing file; returning the
 // same bytes writes nothing. With backup, the previous content is kept in
-// <target>.latch-bak.
-func editFile(path string, backup bool, edit func(old []byte) ([]byte, error)) error {
+// <target>.latch-bak. With root, a path that links out of that folder is
+// refused. A file without the owner's write bit is never replaced: the
+// bit is checked, not left to the kernel, which lets root write anyway.
+func editFile(path string, backup bool, root string, edit func(old []byte) ([]byte, error)) error {
+	if root != "" {
+		if err := escape(root, path); err != nil {
+			return err
+		}
+	}
 	target, err := resolveLinks(path)
 	if err != nil {
 		return err
@@ -85,6 +102,13 @@ func editFile(path string, backup bool, edit func(old []byte) ([]byte, error)) e
 		if before != nil {
 			mode = before.Mode().Perm()
 		}
+		if before != nil && mode&0o200 == 0 {
+			name := path
+			if target != path {
+				name = fmt.Sprintf("%s (%s)", path, target)
+			}
+			return &refusal{name + " is read-only; Latch leaves it as it is"}
+		}
 		if backup && old != nil {
 			if err := writeAtomic(target+backupSuffix, old, mode, nil); err != nil {
 				return fmt.Errorf("backup: %w", err)
@@ -113,6 +137,21 @@ func editFile(path string, backup bool, edit func(old []byte) ([]byte, error)) e
 }
 
 var errMoved = errors.New("file changed during the edit")
+
+// escape refuses path, a file in root/.claude, when its folder or the file
+// itself is a link that resolves outside root (a resolved folder).
+func escape(root, path string) error {
+	for _, p := range []string{filepath.Dir(path), path} {
+		target, err := resolveLinks(p)
+		if err != nil {
+			return err
+		}
+		if target != root && !within(root, target) {
+			return &refusal{fmt.Sprintf("%s is a symlink to %s, outside the project; Latch does not write through it", p, target)}
+		}
+	}
+	return nil
+}
 
 func readWithInfo(path string) (fs.FileInfo, []byte, error) {
 	fi, err := os.Stat(path)

@@ -22,18 +22,28 @@ func AllowedTools(baseline bool, configured, extra []string) []string {
 }
 
 // TrustedDirs are the folders every run may use: the working folder,
-// os.TempDir(), then the configured ones, cleaned and without duplicates.
+// os.TempDir(), then the configured ones, resolved (see ResolveDir; a
+// relative one against workdir, the CLI's working folder) and without
+// duplicates.
 func TrustedDirs(workdir string, configured []string) []string {
 	var first []string
 	if workdir != "" {
 		first = append(first, workdir)
 	}
 	first = append(first, os.TempDir())
+	base := ""
+	if workdir != "" {
+		base, _ = ResolveDir(workdir, "")
+	}
 	return merge(func(s string) string {
 		if strings.TrimSpace(s) == "" {
 			return ""
 		}
-		return filepath.Clean(s)
+		r, err := ResolveDir(s, base)
+		if err != nil {
+			return filepath.Clean(s)
+		}
+		return r
 	}, first, configured)
 }
 

@@ -140,7 +140,7 @@ func SaveConfig(c Config) error {
 	if err != nil {
 		return err
 	}
-	return editFile(path, false, func(old []byte) ([]byte, error) { return mergeConfig(path, old, c) })
+	return editFile(path, false, "", func(old []byte) ([]byte, error) { return mergeConfig(path, old, c) })
 }
 
 func mergeConfig(file string, data []byte, c Config) ([]byte, error) {

@@ -28,3 +28,22 @@ func UserSettingsPath() (string, error) {
 func ProjectSettingsPath(workdir string) string {
 	return filepath.Join(workdir, ".claude", "settings.local.json")
 }
+
+// ProjectStore is the store of workdir's settings.local.json. A project
+// grant stays in the project: when .claude or the file is a link that
+// resolves outside workdir, ProjectStore refuses, and so does every later
+// write should such a link appear.
+func ProjectStore(workdir string) (*Store, error) {
+	if workdir == "" {
+		return nil, errors.New("no project folder given")
+	}
+	abs, err := filepath.Abs(workdir)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{Path: ProjectSettingsPath(abs), root: resolveExisting(abs)}
+	if err := escape(s.root, s.Path); err != nil {
+		return nil, err
+	}
+	return s, nil
+}

@@ -11,7 +11,10 @@ import (
 
 // Store is one Claude Code settings file. Its methods are safe to call from
 // several goroutines and processes at once.
-type Store struct{ Path string }
+type Store struct {
+	Path string
+	root string // a project's resolved folder, which writes must stay in
+}
 
 func NewStore(path string) *Store { return &Store{Path: path} }
 
@@ -73,49 +76,66 @@ func (s *Store) RemoveRules(rules ...string) error {
 	})
 }
 
-// AddDirs appends folders to permissions.additionalDirectories as clean
-// absolute paths, each checked by CheckDir; one bad folder changes nothing.
+// AddDirs appends folders to permissions.additionalDirectories in their
+// resolved form (see CheckDir, which checks each); one bad folder changes
+// nothing.
 func (s *Store) AddDirs(force bool, dirs ...string) error {
-	clean := make([]string, 0, len(dirs))
+	real := make([]string, 0, len(dirs))
 	for _, d := range dirs {
 		c, err := CheckDir(d, force)
 		if err != nil {
 			return err
 		}
-		clean = append(clean, c)
+		real = append(real, c)
 	}
 	return s.edit(func(data []byte) ([]byte, error) {
-		add := clean
-		// An entry written by hand as "/a/b/" already grants /a/b.
+		add := real
+		// An entry written by hand as "/a/b/", or through a link to it,
+		// already grants /a/b.
 		if !blank(data) && checkObject(s.Path, data) == nil {
 			have := stringsAt(rootObject(data).Get("permissions"), "additionalDirectories")
-			add = slices.DeleteFunc(slices.Clone(clean), func(c string) bool {
-				return slices.ContainsFunc(have, func(h string) bool { return filepath.Clean(h) == c })
+			add = slices.DeleteFunc(slices.Clone(real), func(c string) bool {
+				return slices.ContainsFunc(have, func(h string) bool { return slices.Contains(dirForms(h), c) })
 			})
 		}
 		return addStrings(s.Path, data, dirsPath, add)
 	})
 }
 
-// RemoveDirs removes folders from permissions.additionalDirectories,
-// comparing cleaned paths; the folders need not exist any more.
+// RemoveDirs removes folders from permissions.additionalDirectories. An
+// entry goes when it names the same folder, written or resolved, so an
+// entry saved before Latch resolved links is removed by either path; the
+// folders need not exist any more.
 func (s *Store) RemoveDirs(dirs ...string) error {
-	want := make([]string, len(dirs))
-	for i, d := range dirs {
-		want[i] = filepath.Clean(d)
+	var want []string
+	for _, d := range dirs {
+		want = append(want, dirForms(d)...)
 	}
 	return s.edit(func(data []byte) ([]byte, error) {
-		return removeStrings(s.Path, data, dirsPath, func(h string) bool { return slices.Contains(want, filepath.Clean(h)) })
+		return removeStrings(s.Path, data, dirsPath, func(h string) bool {
+			return slices.ContainsFunc(dirForms(h), func(f string) bool { return slices.Contains(want, f) })
+		})
 	})
+}
+
+// dirForms is a folder entry cleaned and, when absolute, resolved. A
+// relative entry is kept as written: what it is relative to is the CLI's
+// business.
+func dirForms(d string) []string {
+	clean := filepath.Clean(d)
+	if !filepath.IsAbs(clean) {
+		return []string{clean}
+	}
+	return forms(clean)
 }
 
 func (s *Store) edit(fn func([]byte) ([]byte, error)) error {
 	if s.Path == "" {
 		return errors.New("no settings file given")
 	}
-	if err := editFile(s.Path, true, fn); err != nil {
+	if err := editFile(s.Path, true, s.root, fn); err != nil {
 		var se *SyntaxError
-		if errors.As(err, &se) {
+		if errors.As(err, &se) || errors.Is(err, ErrRefused) {
 			return err // already names the file
 		}
 		return fmt.Errorf("%s: %w", s.Path, err)

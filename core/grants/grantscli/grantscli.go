@@ -25,7 +25,9 @@ when set), or with --project DIR in DIR/.claude/settings.local.json.
   list [--json]            show allow, deny, ask rules and additional folders
   allow RULE...            add rules such as Bash or "Bash(npm run test:*)"
   revoke RULE...           remove rules
-  add-dir [--force] DIR... grant absolute folders; / and the home folder need --force
+  add-dir [--force] DIR... grant absolute folders, saved with links resolved; /, the
+                           home folder and what contains it, and sensitive folders
+                           (~/.ssh, ~/.aws, /etc, …) need --force
   remove-dir DIR...        remove folder grants
 
 Exit status: 0 ok, 1 error (nothing changed), 2 bad usage.
@@ -93,7 +95,7 @@ func run(args []string, stdout io.Writer) error {
 	case "list":
 		sub.BoolVar(asJSON, "json", false, "print JSON")
 	case "add-dir":
-		sub.BoolVar(force, "force", false, "allow / and the home folder")
+		sub.BoolVar(force, "force", false, "allow broad and sensitive folders")
 	case "allow", "revoke", "remove-dir":
 	case "help":
 		return flag.ErrHelp
@@ -111,11 +113,11 @@ func run(args []string, stdout io.Writer) error {
 		return usageErr("%s needs at least one argument", cmd)
 	}
 
-	path, err := settingsPath(*project)
+	store, err := openStore(*project, cmd != "list")
 	if err != nil {
 		return err
 	}
-	store := grants.NewStore(path)
+	path := store.Path
 	switch cmd {
 	case "list":
 		return list(stdout, store, *asJSON)
@@ -124,10 +126,18 @@ func run(args []string, stdout io.Writer) error {
 	case "revoke":
 		err = store.RemoveRules(operands...)
 	case "add-dir":
-		err = store.AddDirs(*force, operands...)
-		if errors.Is(err, grants.ErrNeedsForce) {
-			err = fmt.Errorf("%w (add --force if you mean it)", err)
+		// Say what is saved: the folders as resolved, not as typed.
+		for i, d := range operands {
+			real, e := grants.CheckDir(d, *force)
+			if e != nil {
+				if errors.Is(e, grants.ErrNeedsForce) {
+					e = fmt.Errorf("%w: add --force if you mean it", e)
+				}
+				return e
+			}
+			operands[i] = real
 		}
+		err = store.AddDirs(*force, operands...)
 	case "remove-dir":
 		err = store.RemoveDirs(operands...)
 	}
@@ -138,24 +148,32 @@ func run(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// settingsPath picks the user settings, or the project's local settings
-// when project is set (an existing folder; it is not created).
-func settingsPath(project string) (string, error) {
+// openStore picks the user settings, or the project's local settings when
+// project is set (an existing folder; it is not created). A store to write
+// refuses a project file that links out of the project; listing it is fine.
+func openStore(project string, write bool) (*grants.Store, error) {
 	if project == "" {
-		return grants.UserSettingsPath()
+		path, err := grants.UserSettingsPath()
+		if err != nil {
+			return nil, err
+		}
+		return grants.NewStore(path), nil
 	}
 	abs, err := filepath.Abs(project)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return "", fmt.Errorf("--project: %w", err)
+		return nil, fmt.Errorf("--project: %w", err)
 	}
 	if !fi.IsDir() {
-		return "", fmt.Errorf("--project %s: not a folder", abs)
+		return nil, fmt.Errorf("--project %s: not a folder", abs)
 	}
-	return grants.ProjectSettingsPath(abs), nil
+	if !write {
+		return grants.NewStore(grants.ProjectSettingsPath(abs)), nil
+	}
+	return grants.ProjectStore(abs)
 }
 
 type listing struct {

@@ -188,3 +188,116 @@ func TestUsage(t *testing.T) {
 		t.Errorf("--help: exit %d, %q", code, out)
 	}
 }
+
+// climb is a folder suggestion that wanders through project and climbs
+// back out to the absolute path to.
+func climb(project, to string) string {
+	long := filepath.Join(project, "docs", strings.Repeat("a", 120))
+	ups := strings.Count(long, string(filepath.Separator))
+	return long + "/" + strings.Repeat("../", ups) + strings.TrimPrefix(to, "/")
+}
+
+func TestAddDirResolvesAndRefusesBroadFolders(t *testing.T) {
+	e := setup(t)
+	settings := filepath.Join(e.claudeDir, "settings.json")
+	ssh := filepath.Join(e.home, ".ssh")
+	data := filepath.Join(e.dir, "data")
+	for _, d := range []string{ssh, data} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"slash": "/", "keys": ssh, "data": data} {
+		if err := os.Symlink(target, filepath.Join(e.project, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name, dir string
+		real      string // what is saved with --force
+		why       string // "" when no --force is needed
+	}{
+		{"ssh", ssh, ssh, "your SSH keys (~/.ssh)"},
+		{"a link to ~/.ssh", filepath.Join(e.project, "keys"), ssh, "your SSH keys (~/.ssh)"},
+		{"the issue's climb", climb(e.project, ssh), ssh, "your SSH keys (~/.ssh)"},
+		{"a link to /", filepath.Join(e.project, "slash"), "/", "the root of the file system"},
+		{"the folder holding home", filepath.Dir(e.home), filepath.Dir(e.home), "a folder that contains your home folder"},
+		{"/etc", "/etc", "/etc", "system configuration (/etc)"},
+		{"a plain link", filepath.Join(e.project, "data"), data, ""},
+	}
+	const before = "{\n  \"model\": \"opus\"\n}\n"
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := os.WriteFile(settings, []byte(before), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if tt.why != "" {
+				code, out, stderr := runCLI(t, "add-dir", tt.dir)
+				want := "latch grants: " + tt.real + " is " + tt.why + "; granting it needs a second confirmation: add --force if you mean it\n"
+				if code != 1 || stderr != want || out != "" {
+					t.Errorf("without --force: exit %d, stdout %q, stderr %q; want 1 and %q", code, out, stderr, want)
+				}
+				if got, _ := os.ReadFile(settings); string(got) != before {
+					t.Errorf("refused, yet the file changed:\n%s", got)
+				}
+			}
+			code, out, stderr := runCLI(t, "add-dir", "--force", tt.dir)
+			if code != 0 || out != settings+": add-dir "+tt.real+"\n" {
+				t.Fatalf("with --force: exit %d, stdout %q, stderr %q", code, out, stderr)
+			}
+			_, out, _ = runCLI(t, "list", "--json")
+			var l listing
+			if err := json.Unmarshal([]byte(out), &l); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(l.AdditionalDirectories, []string{tt.real}) {
+				t.Errorf("saved %q, want the resolved %q", l.AdditionalDirectories, tt.real)
+			}
+		})
+	}
+}
+
+func TestProjectLinkedOutsideIsNotWritten(t *testing.T) {
+	e := setup(t)
+	outside := filepath.Join(e.dir, "settings.json")
+	content := "{\"permissions\": {\"allow\": [\"Read\"]}}\n"
+	if err := os.WriteFile(outside, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(e.dir, filepath.Join(e.project, ".claude")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("settings.json", filepath.Join(e.dir, "settings.local.json")); err != nil {
+		t.Fatal(err)
+	}
+	want := "latch grants: " + filepath.Join(e.project, ".claude") + " is a symlink to " + e.dir +
+		", outside the project; Latch does not write through it\n"
+	for _, args := range [][]string{{"allow", "Bash"}, {"revoke", "Read"}, {"add-dir", e.project}, {"remove-dir", e.dir}} {
+		code, _, stderr := runCLI(t, append([]string{"--project", e.project}, args...)...)
+		if code != 1 || stderr != want {
+			t.Errorf("%q: exit %d, stderr %q; want 1 and %q", args, code, stderr, want)
+		}
+	}
+	if data, _ := os.ReadFile(outside); string(data) != content {
+		t.Errorf("the file outside the project changed:\n%s", data)
+	}
+	if code, out, _ := runCLI(t, "--project", e.project, "list", "--json"); code != 0 || !strings.Contains(out, `"allow":["Read"]`) {
+		t.Errorf("list: exit %d, %s", code, out)
+	}
+}
+
+func TestReadOnlySettingsAreNotReplaced(t *testing.T) {
+	e := setup(t)
+	settings := filepath.Join(e.claudeDir, "settings.json")
+	content := "{\"permissions\": {\"allow\": [\"Read\"]}}\n"
+	if err := os.WriteFile(settings, []byte(content), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "allow", "Bash")
+	if want := "latch grants: " + settings + " is read-only; Latch leaves it as it is\n"; code != 1 || stderr != want {
+		t.Errorf("exit %d, stderr %q; want 1 and %q", code, stderr, want)
+	}
+	if data, _ := os.ReadFile(settings); string(data) != content {
+		t.Errorf("file changed:\n%s", data)
+	}
+}
