@@ -1,8 +1,9 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -18,16 +19,21 @@ import (
 
 // grantDialog offers, after a turn, everything the turn was refused, each
 // with an unticked checkbox: nothing is granted without a deliberate act.
+// Folders are shown resolved, as they would be saved. The list scrolls;
+// the scope and the buttons below it stay in view.
 type grantDialog struct {
 	m    *modal
 	mw   *MainWindow
 	r    app.GrantRequest
 	done func(app.Decision)
 
-	toolChecks   []*kCheck
-	rules        []*kEntry
-	folderChecks []*kCheck
-	folders      []*kEntry
+	toolChecks   []*seenCheck
+	rules        []*seenEntry
+	folderChecks []*seenCheck
+	folders      []*seenEntry
+	browses      []*seenButton
+	heads        map[fyne.CanvasObject]fyne.CanvasObject // a section's first checkbox → its heading
+	list         *container.Scroll
 	scope        *choiceGroup
 	hint         *widget.Label
 	grant, later *kButton
@@ -42,8 +48,80 @@ func (mw *MainWindow) newGrantDialog(r app.GrantRequest, done func(app.Decision)
 		title = fmt.Sprintf("Grant what the retry needed? (round %d of %d)", r.Round, app.MaxRounds)
 	}
 	d.m.dlg = dialog.NewCustomWithoutButtons(title, d.content(), mw.win)
-	d.m.show(700)
+	d.m.show(grantDialogWidth)
+	d.fit() // wrapped text has its height only once laid out at its width
+	d.list.ScrollToTop()
 	return d.m
+}
+
+const grantDialogWidth = 700
+
+// width is the dialog's width in the window, as modal.show sets it.
+func (d *grantDialog) width() float32 {
+	w := float32(grantDialogWidth)
+	if ws := d.mw.win.Canvas().Size(); ws.Width > 0 && w > ws.Width-40 {
+		w = ws.Width - 40
+	}
+	return w
+}
+
+// fit gives the list the height the window has left after everything else
+// in the dialog, so that the scope and the buttons are never pushed out of
+// the window, however many calls were refused.
+func (d *grantDialog) fit() {
+	const minList = 96
+	d.list.SetMinSize(fyne.Size{})
+	fixed := d.m.dlg.MinSize().Height - d.list.MinSize().Height
+	avail := d.mw.win.Canvas().Size().Height - fixed - 2*theme.Padding()
+	h := min(d.list.Content.MinSize().Height, max(avail, minList))
+	d.list.SetMinSize(fyne.NewSize(0, h))
+	d.m.dlg.Resize(fyne.NewSize(d.width(), d.m.dlg.MinSize().Height))
+	switch f := d.mw.win.Canvas().Focused().(type) {
+	case *seenCheck, *seenEntry, *seenButton:
+		d.scrollTo(f.(fyne.CanvasObject))
+	}
+}
+
+// scrollTo scrolls the list just enough to show o, a control in it that
+// got the focus: Tab must never move to something out of sight.
+func (d *grantDialog) scrollTo(o fyne.CanvasObject) {
+	drv := fyne.CurrentApp().Driver()
+	content := drv.AbsolutePositionForObject(d.list.Content).Y
+	bottom := drv.AbsolutePositionForObject(o).Y - content + o.Size().Height
+	if h, ok := d.heads[o]; ok {
+		o = h // show "Tools" or "Folders" with its first row
+	}
+	top := drv.AbsolutePositionForObject(o).Y - content
+	off, view := d.list.Offset.Y, d.list.Size().Height
+	switch {
+	case top < off:
+		off = top
+	case bottom > off+view:
+		off = bottom - view
+	default:
+		return
+	}
+	d.list.ScrollToOffset(fyne.NewPos(d.list.Offset.X, max(off, 0)))
+}
+
+// resolve is a folder as it would be granted: absolute (a relative one is
+// taken from the working folder, ~ is the home folder), cleaned and with
+// links resolved.
+func (d *grantDialog) resolve(text string) string {
+	f := strings.TrimSpace(text)
+	if f == "" {
+		return ""
+	}
+	if f == "~" || strings.HasPrefix(f, "~/") {
+		if home, err := os.UserHomeDir(); err == nil && home != "" {
+			f = filepath.Join(home, f[1:])
+		}
+	}
+	real, err := grants.ResolveDir(f, d.r.Workdir)
+	if err != nil {
+		return f
+	}
+	return real
 }
 
 func detailLine(reason, example string) string {
@@ -58,7 +136,9 @@ func detailLine(reason, example string) string {
 }
 
 func (d *grantDialog) content() fyne.CanvasObject {
-	rows := []fyne.CanvasObject{wrapped("These tool calls were refused. Tick what Claude may do from now on, then retry the turn.")}
+	intro := wrapped("These tool calls were refused. Tick what Claude may do from now on, then retry the turn.")
+	var rows []fyne.CanvasObject
+	d.heads = map[fyne.CanvasObject]fyne.CanvasObject{}
 	if len(d.r.Tools) > 0 {
 		h := widget.NewLabel("Tools")
 		h.TextStyle.Bold = true
@@ -66,9 +146,12 @@ func (d *grantDialog) content() fyne.CanvasObject {
 	}
 	var tools, folders []fyne.CanvasObject
 	for _, t := range d.r.Tools {
-		c := newKCheck(t.Tool, d.m, nil)
-		rule := newKEntry(d.m)
+		c := newSeenCheck(t.Tool, d.m, d.scrollTo)
+		rule := newSeenEntry(d.m, d.scrollTo)
 		rule.SetText(t.Rule)
+		if len(d.toolChecks) == 0 {
+			d.heads[c] = rows[len(rows)-1]
+		}
 		d.toolChecks = append(d.toolChecks, c)
 		d.rules = append(d.rules, rule)
 		tools = append(tools, c, rule)
@@ -89,18 +172,28 @@ func (d *grantDialog) content() fyne.CanvasObject {
 		if f.Tool != "" {
 			label = "Folder for " + f.Tool
 		}
-		c := newKCheck(label, d.m, nil)
-		e := newKEntry(d.m)
-		e.SetText(f.Path)
-		browse := newKButton("Browse…", theme.FolderOpenIcon(), d.m, nil)
+		c := newSeenCheck(label, d.m, d.scrollTo)
+		e := newSeenEntry(d.m, d.scrollTo)
+		e.SetText(d.resolve(f.Path))
+		// What was typed is shown resolved once the focus moves on.
+		e.left = func() {
+			if real := d.resolve(e.Text); real != e.Text {
+				e.SetText(real)
+			}
+		}
+		if len(d.folderChecks) == 0 {
+			d.heads[c] = rows[len(rows)-1]
+		}
+		browse := newSeenButton("Browse…", theme.FolderOpenIcon(), d.m, d.scrollTo)
 		browse.OnTapped = func() {
 			d.mw.chooseFolder(e.Text, func(p string) {
-				e.SetText(p)
+				e.SetText(d.resolve(p))
 				c.SetChecked(true)
 			})
 		}
 		d.folderChecks = append(d.folderChecks, c)
 		d.folders = append(d.folders, e)
+		d.browses = append(d.browses, browse)
 		folders = append(folders, c, container.NewBorder(nil, nil, nil, browse, e))
 		if s := detailLine(f.Reason, f.Example); s != "" {
 			folders = append(folders, layout.NewSpacer(), caption(s))
@@ -109,13 +202,14 @@ func (d *grantDialog) content() fyne.CanvasObject {
 	if len(folders) > 0 {
 		rows = append(rows, container.New(layout.NewFormLayout(), folders...))
 	}
+	d.list = container.NewVScroll(container.NewVBox(rows...))
+
 	d.scope = newChoiceGroup([]string{
 		"Your user settings (~/.claude/settings.json)",
 		"This project (.claude/settings.local.json)",
 		"This retry only",
 	}, false, d.m)
 	d.scope.items[0].Selected = true
-	rows = append(rows, widget.NewSeparator(), caption("Save the grants in"), container.NewVBox(d.scope.objects()...))
 	d.hint = widget.NewLabel("")
 	d.hint.Importance = widget.DangerImportance
 	d.hint.Wrapping = fyne.TextWrapWord
@@ -123,7 +217,8 @@ func (d *grantDialog) content() fyne.CanvasObject {
 	d.later = newKButton("Not now", theme.CancelIcon(), d.m, func() { d.done(app.Decision{Action: app.NotNow}) })
 	d.grant = newKButton("Grant and retry", theme.ConfirmIcon(), d.m, d.submit)
 	d.grant.Importance = widget.HighImportance
-	rows = append(rows, d.hint, widget.NewSeparator(),
+	bottom := container.NewVBox(widget.NewSeparator(), caption("Save the grants in"), container.NewVBox(d.scope.objects()...),
+		d.hint, widget.NewSeparator(),
 		container.NewHBox(caption("Tab moves · Space ticks · Enter grants and retries · Esc: not now"),
 			layout.NewSpacer(), d.later, d.grant))
 	switch {
@@ -134,17 +229,19 @@ func (d *grantDialog) content() fyne.CanvasObject {
 	default:
 		d.m.first = d.later
 	}
-	return container.NewVBox(rows...)
+	// The objects in reading order, which is the Tab order.
+	return container.New(layout.NewBorderLayout(intro, bottom, nil, nil), intro, d.list, bottom)
 }
 
 func (d *grantDialog) say(msg string) {
 	d.hint.SetText(msg)
 	d.hint.Show()
-	d.m.dlg.Resize(fyne.NewSize(d.m.dlg.MinSize().Width, d.m.dlg.MinSize().Height))
+	d.fit()
 }
 
-// submit collects what is ticked; a grant of / or the home folder is
-// confirmed a second time.
+// submit collects what is ticked. Folders are resolved once more: when one
+// is not what the dialog showed, it is shown as it would be saved and the
+// person grants again; a broad or sensitive one is confirmed a second time.
 func (d *grantDialog) submit() {
 	dec := app.Decision{Action: app.Grant}
 	switch {
@@ -164,14 +261,26 @@ func (d *grantDialog) submit() {
 		}
 		dec.Rules = append(dec.Rules, rule)
 	}
+	var changed []string
 	for i, c := range d.folderChecks {
 		if !c.Checked {
 			continue
 		}
-		dec.Folders = append(dec.Folders, strings.TrimSpace(d.folders[i].Text))
+		e := d.folders[i]
+		real := d.resolve(e.Text)
+		if real != e.Text {
+			e.SetText(real)
+			changed = append(changed, real)
+		}
+		dec.Folders = append(dec.Folders, real)
 	}
 	if len(dec.Rules) == 0 && len(dec.Folders) == 0 {
 		d.say("Nothing is ticked. Tick what to grant (Space), or press Esc for “Not now”.")
+		return
+	}
+	if len(changed) > 0 {
+		d.say(fmt.Sprintf("Shown now as it would be saved, with links resolved: %s. Check it, then press Enter to grant.",
+			strings.Join(changed, ", ")))
 		return
 	}
 	for _, f := range dec.Folders {
@@ -192,7 +301,13 @@ func (d *grantDialog) key(ev *fyne.KeyEvent) bool {
 		d.done(app.Decision{Action: app.NotNow})
 		return true
 	case fyne.KeyReturn, fyne.KeyEnter:
-		if b, ok := d.mw.win.Canvas().Focused().(*kButton); ok && b != d.grant {
+		switch b := d.mw.win.Canvas().Focused().(type) {
+		case *kButton:
+			if b != d.grant {
+				b.OnTapped()
+				return true
+			}
+		case *seenButton: // Browse…
 			b.OnTapped()
 			return true
 		}
@@ -202,8 +317,9 @@ func (d *grantDialog) key(ev *fyne.KeyEvent) bool {
 	return false
 }
 
-// confirmBroad calls ok(false) at once when no folder is / or the home
-// folder; otherwise it asks a second time and calls ok(true) on a yes.
+// confirmBroad calls ok(false) at once when no folder needs a second
+// question (see grants.Broad); otherwise it asks, naming each such folder
+// as resolved and why, and calls ok(true) on a yes.
 func (mw *MainWindow) confirmBroad(folders []string, ok func(force bool)) {
 	mw.confirmBroadIn(mw.win, folders, ok)
 }
@@ -211,8 +327,16 @@ func (mw *MainWindow) confirmBroad(folders []string, ok func(force bool)) {
 func (mw *MainWindow) confirmBroadIn(win fyne.Window, folders []string, ok func(force bool)) {
 	var broad []string
 	for _, f := range folders {
-		if _, err := grants.CheckDir(f, false); errors.Is(err, grants.ErrNeedsForce) {
-			broad = append(broad, f)
+		f = strings.TrimSpace(f)
+		if !filepath.IsAbs(f) {
+			continue // refused when granted: folder grants need an absolute path
+		}
+		real, err := grants.ResolveDir(f, "")
+		if err != nil {
+			continue
+		}
+		if why := grants.Broad(real); why != "" {
+			broad = append(broad, real+" — "+why)
 		}
 	}
 	if len(broad) == 0 {
@@ -243,10 +367,74 @@ func (mw *MainWindow) confirmBroadIn(win fyne.Window, folders []string, ok func(
 		ok(true)
 	})
 	yes.Importance = widget.DangerImportance
-	msg := wrapped(fmt.Sprintf("You are about to let Claude read and write %s. That opens nearly every file you have. Grant it anyway?",
-		strings.Join(broad, " and ")))
-	content := container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), back, yes))
-	m.dlg = dialog.NewCustomWithoutButtons("Grant such a broad folder?", content, win)
+	text := fmt.Sprintf("You are about to let Claude read and write %s. Grant it anyway?", broad[0])
+	if len(broad) > 1 {
+		text = "You are about to let Claude read and write:\n• " + strings.Join(broad, "\n• ") + "\nGrant them anyway?"
+	}
+	content := container.NewVBox(wrapped(text), container.NewHBox(layout.NewSpacer(), back, yes))
+	m.dlg = dialog.NewCustomWithoutButtons("Grant a broad or sensitive folder?", content, win)
 	m.first = back
 	m.show(480)
+}
+
+// seenCheck, seenEntry and seenButton are the grant list's controls: each
+// has the list scrolled to it when it gets the focus. Fyne does not scroll
+// to a focused widget by itself.
+type seenCheck struct {
+	kCheck
+	seen func(fyne.CanvasObject)
+}
+
+func newSeenCheck(label string, sink keySink, seen func(fyne.CanvasObject)) *seenCheck {
+	c := &seenCheck{seen: seen}
+	c.Text, c.sink = label, sink
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+func (c *seenCheck) FocusGained() {
+	c.kCheck.FocusGained()
+	c.seen(c)
+}
+
+type seenEntry struct {
+	kEntry
+	seen func(fyne.CanvasObject)
+	left func() // the focus moved on
+}
+
+func newSeenEntry(sink keySink, seen func(fyne.CanvasObject)) *seenEntry {
+	e := &seenEntry{seen: seen}
+	e.sink = sink
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func (e *seenEntry) FocusGained() {
+	e.kEntry.FocusGained()
+	e.seen(e)
+}
+
+func (e *seenEntry) FocusLost() {
+	e.kEntry.FocusLost()
+	if e.left != nil {
+		e.left()
+	}
+}
+
+type seenButton struct {
+	kButton
+	seen func(fyne.CanvasObject)
+}
+
+func newSeenButton(label string, icon fyne.Resource, sink keySink, seen func(fyne.CanvasObject)) *seenButton {
+	b := &seenButton{seen: seen}
+	b.Text, b.Icon, b.sink = label, icon, sink
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+func (b *seenButton) FocusGained() {
+	b.kButton.FocusGained()
+	b.seen(b)
 }

@@ -35,7 +35,7 @@ func openGrants(t *testing.T, h *harness, r app.GrantRequest) (chan app.Decision
 func TestGrantDialogStartsUntickedWithFocusOnFirstCheckbox(t *testing.T) {
 	h := newHarness(t)
 	_, d := openGrants(t, h, grantRequest(t.TempDir()))
-	for i, c := range append(append([]*kCheck{}, d.toolChecks...), d.folderChecks...) {
+	for i, c := range append(append([]*seenCheck{}, d.toolChecks...), d.folderChecks...) {
 		if c.Checked {
 			t.Errorf("checkbox %d starts ticked", i)
 		}
@@ -61,7 +61,7 @@ func TestGrantDialogTabOrderIsReadingOrder(t *testing.T) {
 		press(h.c, fyne.KeyTab)
 	}
 	browse = h.c.Focused()
-	if b, ok := browse.(*kButton); !ok || b.Text != "Browse…" {
+	if b, ok := browse.(*seenButton); !ok || b.Text != "Browse…" {
 		t.Fatalf("after the folder comes %T", browse)
 	}
 	press(h.c, fyne.KeyTab)

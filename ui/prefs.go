@@ -111,10 +111,15 @@ func newPrefsWindow(mw *MainWindow) *prefsWindow {
 	)
 	rows := []fyne.CanvasObject{settings}
 	if userPath, err := grants.UserSettingsPath(); err == nil {
-		p.sections = append(p.sections, newGrantsSection(p, "Saved grants — your user settings", userPath))
+		p.sections = append(p.sections, newGrantsSection(p, "Saved grants — your user settings", grants.NewStore(userPath), nil))
 	}
 	if mw.workdir != "" {
-		p.sections = append(p.sections, newGrantsSection(p, "Saved grants — this project", grants.ProjectSettingsPath(mw.workdir)))
+		// A project file linked out of the project is listed, never written.
+		store, err := grants.ProjectStore(mw.workdir)
+		if err != nil {
+			store = grants.NewStore(grants.ProjectSettingsPath(mw.workdir))
+		}
+		p.sections = append(p.sections, newGrantsSection(p, "Saved grants — this project", store, err))
 	}
 	for _, s := range p.sections {
 		rows = append(rows, widget.NewSeparator(), s.box)
@@ -207,6 +212,7 @@ func (p *prefsWindow) saveConfig() {
 type grantsSection struct {
 	p       *prefsWindow
 	store   *grants.Store
+	refused error // why the file is shown but not written
 	box     *fyne.Container
 	list    *fyne.Container
 	msg     *widget.Label
@@ -215,8 +221,9 @@ type grantsSection struct {
 	addDir  *kButton
 }
 
-func newGrantsSection(p *prefsWindow, title, path string) *grantsSection {
-	s := &grantsSection{p: p, store: grants.NewStore(path), list: container.NewVBox()}
+func newGrantsSection(p *prefsWindow, title string, store *grants.Store, refused error) *grantsSection {
+	s := &grantsSection{p: p, store: store, refused: refused, list: container.NewVBox()}
+	path := store.Path
 	h := widget.NewLabel(title)
 	h.TextStyle.Bold = true
 	s.msg = widget.NewLabel("")
@@ -235,8 +242,10 @@ func newGrantsSection(p *prefsWindow, title, path string) *grantsSection {
 	return s
 }
 
-func (s *grantsSection) fail(err error) {
-	s.msg.SetText(err.Error())
+func (s *grantsSection) fail(err error) { s.say(err.Error()) }
+
+func (s *grantsSection) say(msg string) {
+	s.msg.SetText(msg)
 	s.msg.Show()
 }
 
@@ -274,7 +283,7 @@ func (s *grantsSection) apply(change func() error, done func()) {
 func (s *grantsSection) show(perms grants.Permissions, err error) {
 	s.list.Objects = nil
 	if err != nil {
-		s.fail(fmt.Errorf("%v\nLatch will not change this file until it is fixed.", err))
+		s.say(fmt.Sprintf("%v\nLatch will not change this file until it is fixed.", err))
 		s.addRule.Disable()
 		s.addDir.Disable()
 		s.list.Refresh()
@@ -283,12 +292,20 @@ func (s *grantsSection) show(perms grants.Permissions, err error) {
 	s.msg.Hide()
 	s.addRule.Enable()
 	s.addDir.Enable()
+	if s.refused != nil {
+		s.fail(s.refused)
+		s.addRule.Disable()
+		s.addDir.Disable()
+	}
 	row := func(kind, value string, remove func() error) fyne.CanvasObject {
 		l := widget.NewLabel(value)
 		l.TextStyle.Monospace = true
 		l.Truncation = fyne.TextTruncateEllipsis
 		b := newKButton("Remove", theme.DeleteIcon(), s.p.esc, func() { s.apply(remove, nil) })
 		b.Importance = widget.LowImportance
+		if s.refused != nil {
+			b.Disable()
+		}
 		return container.NewBorder(nil, nil, caption(kind), b, l)
 	}
 	for _, r := range perms.Allow {
@@ -311,8 +328,15 @@ func (s *grantsSection) addRuleNow() {
 	s.apply(func() error { return s.store.AddRules(r) }, func() { s.rule.SetText("") })
 }
 
+// addFolder saves a picked folder as it resolves, which is also the folder
+// the second question (if any) names and the one the list then shows.
 func (s *grantsSection) addFolder(dir string) {
-	s.p.mw.confirmBroadIn(s.p.win, []string{dir}, func(force bool) {
-		s.apply(func() error { return s.store.AddDirs(force, dir) }, nil)
+	real, err := grants.ResolveDir(dir, "")
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	s.p.mw.confirmBroadIn(s.p.win, []string{real}, func(force bool) {
+		s.apply(func() error { return s.store.AddDirs(force, real) }, nil)
 	})
 }
