@@ -89,11 +89,11 @@ func TestE2E(t *testing.T) {
 		d.waitRequests(2) // the tool call, then the answer after the stream-closed denial
 		time.Sleep(2500 * time.Millisecond)
 		d.shot("e2e_grant_dialog")
-		d.key("space")  // tick the first checkbox (Bash)
+		d.key("space")  // tick the first checkbox (Bash(touch made-after.txt))
 		d.key("Return") // Grant and retry
 		d.waitFile(filepath.Join(d.work, "made-after.txt"))
 		settings, err := os.ReadFile(filepath.Join(d.home, ".claude", "settings.json"))
-		if err != nil || !strings.Contains(string(settings), `"Bash"`) {
+		if err != nil || !strings.Contains(string(settings), `"Bash(touch made-after.txt)"`) {
 			t.Errorf("settings.json after the grant: %s (%v)", settings, err)
 		}
 		last := d.api.Conversation()

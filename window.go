@@ -13,6 +13,7 @@ import (
 
 // openWindow runs the desktop app on dir ("" = the last folder used).
 func openWindow(dir string) int {
+	app.CleanStaleInstructions() // files an earlier Latch left when it was killed
 	cfg, err := grants.LoadConfig()
 	notice := ""
 	if err != nil {

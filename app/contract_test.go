@@ -5,6 +5,7 @@ package app_test
 // HOME and working folder, so they run in parallel.
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -153,13 +154,25 @@ func TestContractLiveAlways(t *testing.T) {
 		file  func(r *rig) string // where the rule must land
 	}{
 		{"user settings", app.ScopeUser, func(r *rig) string { return r.cfg.UserSettings }},
-		{"project by the CLI", app.ScopeProject, func(r *rig) string {
+		{"project by Latch", app.ScopeProject, func(r *rig) string {
 			return filepath.Join(r.work, ".claude", "settings.local.json")
 		}},
 	}
+	// A project file as a person wrote it: Latch changes the allow array
+	// and no other byte (the CLI itself would re-indent it, reorder keys and
+	// turn 2.50 into 2.5).
+	const head = "{\n    \"x\": 2.50,\n    \"unknownKey\": {\"b\": 1, \"a\": [1,  2]},\n    \"permissions\": {\n        \"allow\": ["
+	const tail = "]\n    }\n}\n"
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t)
+			project := filepath.Join(r.work, ".claude", "settings.local.json")
+			if err := os.MkdirAll(filepath.Dir(project), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(project, []byte(head+tail), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			r.surf.ask = func(app.Question) app.Decision {
 				return app.Decision{Action: app.AllowAlways, Scope: tc.scope}
 			}
@@ -176,6 +189,20 @@ func TestContractLiveAlways(t *testing.T) {
 			perms := readPermissions(t, tc.file(r))
 			if !slices.Contains(perms.Allow, "Bash(touch always.txt)") {
 				t.Errorf("%s allows %q, want the rule", tc.file(r), perms.Allow)
+			}
+			got, _ := os.ReadFile(project)
+			if tc.scope == app.ScopeProject {
+				if !strings.HasPrefix(string(got), head) || !strings.HasSuffix(string(got), tail) {
+					t.Errorf("bytes outside the allow array changed:\n%s", got)
+				}
+				if !exists(project + ".latch-bak") {
+					t.Error("no backup of the project file")
+				}
+			} else if string(got) != head+tail {
+				t.Errorf("the project file changed for a user-scope grant:\n%s", got)
+			}
+			if exists(filepath.Join(r.home, ".config", "git", "ignore")) {
+				t.Error("~/.config/git/ignore was written")
 			}
 
 			// The same call in the next turn runs without a question.
@@ -205,14 +232,14 @@ func TestContractAfterTurnGrantTool(t *testing.T) {
 	r.send("make a file")
 
 	gs := r.surf.GrantRequests()
-	if len(gs) != 1 || gs[0].Round != 1 || len(gs[0].Tools) != 1 || gs[0].Tools[0].Rule != "Bash" || len(gs[0].Folders) != 0 {
-		t.Fatalf("grant requests %+v, want one offering the Bash rule", gs)
+	if len(gs) != 1 || gs[0].Round != 1 || len(gs[0].Tools) != 1 || gs[0].Tools[0].Rule != "Bash(touch granted.txt)" || len(gs[0].Folders) != 0 {
+		t.Fatalf("grant requests %+v, want one offering the narrow Bash rule", gs)
 	}
 	if n := len(r.surf.Questions()); n != 0 {
 		t.Errorf("%d live questions in after-turn mode", n)
 	}
-	if perms := readPermissions(t, r.cfg.UserSettings); !slices.Contains(perms.Allow, "Bash") {
-		t.Errorf("user settings allow %q, want Bash", perms.Allow)
+	if perms := readPermissions(t, r.cfg.UserSettings); !slices.Contains(perms.Allow, "Bash(touch granted.txt)") || slices.Contains(perms.Allow, "Bash") {
+		t.Errorf("user settings allow %q, want only the narrow rule", perms.Allow)
 	}
 	if !exists(filepath.Join(r.work, "granted.txt")) {
 		t.Error("the retried touch did not run")

@@ -35,17 +35,28 @@ func grantRequest(denials []stream.Denial, allowed, dirs []string, workdir strin
 			continue
 		}
 		example := summarize(d.Tool, d.Input)
-		if d.Dir != "" && !haveDir[d.Dir] {
-			haveDir[d.Dir] = true
-			r.Folders = append(r.Folders, FolderGrant{Path: d.Dir, Tool: d.Tool, Reason: denialWords(d.Class), Example: example})
+		// Folders are offered as they would be granted: resolved.
+		dir := ""
+		if d.Dir != "" {
+			dir = resolvePath(d.Dir, workdir)
+		}
+		if dir != "" && !haveDir[dir] {
+			haveDir[dir] = true
+			r.Folders = append(r.Folders, FolderGrant{Path: dir, Tool: d.Tool, Reason: denialWords(d.Class), Example: example})
 		}
 		// A folder grant lets Read run there; every other tool also needs
-		// its own rule.
-		if d.Tool == "" || (d.Dir != "" && d.Tool == "Read") || haveTool[d.Tool] {
+		// its own rule: the narrowest that lets the call run, never a bare
+		// Bash or Edit (an empty rule asks the person to type one).
+		if d.Tool == "" || (dir != "" && d.Tool == "Read") || haveTool[d.Tool] {
 			continue
 		}
-		haveTool[d.Tool] = true
-		r.Tools = append(r.Tools, ToolGrant{Rule: d.Tool, Tool: d.Tool, Reason: denialWords(d.Class), Example: example})
+		rule := narrowRule(d.Tool, d.Input, workdir)
+		key := d.Tool + "\x00" + rule
+		if haveTool[key] || (rule != "" && haveTool[rule]) {
+			continue
+		}
+		haveTool[key] = true
+		r.Tools = append(r.Tools, ToolGrant{Rule: rule, Tool: d.Tool, Reason: denialWords(d.Class), Example: example})
 	}
 	return r
 }
@@ -83,7 +94,11 @@ func saveGrants(d Decision, userSettings, workdir string) (rules, dirs []string,
 	case ScopeUser:
 		store = grants.NewStore(userSettings)
 	case ScopeProject:
-		store = grants.NewStore(grants.ProjectSettingsPath(workdir))
+		ps, e := grants.ProjectStore(workdir)
+		if e != nil {
+			errs = append(errs, e)
+		}
+		store = ps
 	}
 	if store != nil {
 		if len(rules) > 0 {

@@ -14,6 +14,9 @@ import (
 // handle turns one CLI event into what the Surface shows, and questions into
 // Asks. It returns the result when the event ends the turn.
 func (s *Session) handle(p *proc, ev stream.Event, answers chan<- answer, done <-chan struct{}) *stream.Result {
+	if ev.Kind != stream.KindControlCancel {
+		s.flushWithdrawn() // a burst of withdrawals is over: one notice, in place
+	}
 	switch ev.Kind {
 	case stream.KindInit:
 		in := ev.Init
@@ -65,7 +68,7 @@ func (s *Session) handle(p *proc, ev stream.Event, answers chan<- answer, done <
 		s.mu.Unlock()
 		if pa != nil {
 			pa.cancel()
-			s.notice("Claude Code withdrew its question about " + pa.req.ToolName + ".")
+			s.noteWithdrawn(pa.req.ToolName)
 			if n == 0 {
 				s.setState(Running)
 			}
@@ -141,18 +144,13 @@ func (s *Session) request(p *proc, r *stream.ControlRequest, answers chan<- answ
 	s.pending[r.RequestID] = &pendingAsk{cancel: cancel, req: c}
 	s.mu.Unlock()
 	s.setState(Asking)
-	q := question(r.RequestID, c, s.dirs())
-	go func() {
-		d := s.surf.Ask(ctx, q)
-		select {
-		case answers <- answer{reqID: r.RequestID, d: d}:
-		case <-done:
-		}
-	}()
+	s.enqueueAsk(p, r.RequestID, ctx, question(r.RequestID, c, s.cfg.Workdir, s.dirs()), answers, done)
 }
 
 // answer sends the person's decision, unless the question was withdrawn.
 func (s *Session) answer(p *proc, a answer) {
+	s.askAnswered(a.reqID)
+	defer s.nextAsk(p)
 	s.mu.Lock()
 	pa := s.pending[a.reqID]
 	delete(s.pending, a.reqID)
@@ -171,23 +169,7 @@ func (s *Session) answer(p *proc, a answer) {
 		}
 		p.write(stream.Allow(a.reqID, input, nil))
 	case AllowAlways:
-		rule := strings.TrimSpace(d.Rule)
-		if rule == "" {
-			rule = c.SuggestedRule()
-		}
-		dest := "session"
-		switch d.Scope {
-		case ScopeUser:
-			if err := grants.NewStore(s.cfg.UserSettings).AddRules(rule); err != nil {
-				s.fail("The rule was not saved", err.Error()+"\nIt is allowed for this session only.")
-			}
-		case ScopeProject:
-			dest = "localSettings" // the CLI writes .claude/settings.local.json itself
-		}
-		s.mu.Lock()
-		s.extraTools = dedupe(s.extraTools, []string{rule})
-		s.mu.Unlock()
-		p.write(stream.Allow(a.reqID, c.Input, []json.RawMessage{addRulesUpdate(rule, dest)}))
+		s.allowAlways(p, a.reqID, c, d)
 	case GrantFolder:
 		dir, err := grants.CheckDir(strings.TrimSpace(d.Folder), d.Force)
 		if err != nil {

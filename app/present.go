@@ -174,7 +174,7 @@ func askItems(c *stream.CanUseTool) []AskItem {
 }
 
 // question turns a can_use_tool request into what the dialog shows.
-func question(reqID string, c *stream.CanUseTool, workdirs []string) Question {
+func question(reqID string, c *stream.CanUseTool, workdir string, workdirs []string) Question {
 	in := parseInput(c.Input)
 	q := Question{
 		RequestID:   reqID,
@@ -187,8 +187,14 @@ func question(reqID string, c *stream.CanUseTool, workdirs []string) Question {
 		Path:        firstNonEmpty(in.FilePath, in.NotebookPath, in.Path),
 		Diff:        diffOf(c.ToolName, c.Input),
 		BlockedPath: c.BlockedPath,
-		Reason:      c.DecisionReason,
-		Rule:        c.SuggestedRule(),
+		Reason:      stripANSI(c.DecisionReason),
+
+		NoPersistent:   c.SuppressAlwaysAllow,
+		DefaultToNo:    c.DefaultToNo,
+		Deliberate:     c.RequiresUserInteraction,
+		MatchedAskRule: c.MatchedAskRule,
+		AgentID:        c.AgentID,
+		Rule:           alwaysRule(c, workdir),
 	}
 	if q.DisplayName == "" {
 		q.DisplayName = c.ToolName
@@ -200,10 +206,12 @@ func question(reqID string, c *stream.CanUseTool, workdirs []string) Question {
 	}
 	q.Questions = askItems(c)
 	if c.DecisionReasonType == "workingDir" {
+		// The folder is shown as it would be granted: absolute, clean and
+		// resolved through symlinks, whatever the suggestion spelled.
 		if dirs := c.SuggestedDirs(); len(dirs) > 0 {
-			q.Folder = dirs[0]
+			q.Folder = resolvePath(dirs[0], workdir)
 		} else if q.Path != "" {
-			q.Folder = folderOf(q.Path)
+			q.Folder = folderOf(resolvePath(q.Path, workdir))
 		}
 	}
 	return q

@@ -2,6 +2,9 @@ package app
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -59,16 +62,27 @@ func TestQuestion(t *testing.T) {
 			Suggestions: []json.RawMessage{json.RawMessage(`{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch x"}],"behavior":"allow","destination":"localSettings"}`)}},
 			"", "Create a file", "Bash(touch x)"},
 		{"read outside offers its folder", stream.CanUseTool{ToolName: "Read", Description: "/srv/far/n.txt", Input: json.RawMessage(`{"file_path":"/srv/far/n.txt"}`), DecisionReasonType: "workingDir"},
-			"/srv/far", "", "Read"},
+			"/srv/far", "", "Read(//srv/far/**)"},
 		{"write outside takes the CLI's folder", stream.CanUseTool{ToolName: "Write", Description: "/o/new.txt", Input: json.RawMessage(`{"file_path":"/o/new.txt","content":"x"}`), DecisionReasonType: "workingDir",
 			Suggestions: []json.RawMessage{json.RawMessage(`{"type":"addDirectories","directories":["/o"],"destination":"session"}`)}},
-			"/o", "", "Write"},
+			"/o", "", "Edit(//o/**)"},
 		{"edit inside: relative description dropped", stream.CanUseTool{ToolName: "Edit", Description: "inside.txt", Input: json.RawMessage(`{"file_path":"/w/inside.txt","old_string":"a","new_string":"b"}`)},
-			"", "", "Edit"},
+			"", "", "Edit(//w/**)"},
+		{"bash without a suggestion: the exact command", stream.CanUseTool{ToolName: "Bash", Input: json.RawMessage(`{"command":"rm -rf build"}`)},
+			"", "", "Bash(rm -rf build)"},
+		{"a bare broad suggestion is not offered", stream.CanUseTool{ToolName: "Bash", Input: json.RawMessage(`{"command":"npm test"}`),
+			Suggestions: []json.RawMessage{json.RawMessage(`{"type":"addRules","rules":[{"toolName":"Bash"}],"behavior":"allow"}`)}},
+			"", "", "Bash(npm test)"},
+		{"multi-line bash: no rule fits", stream.CanUseTool{ToolName: "Bash", Input: json.RawMessage(`{"command":"cat <<EOF\nx\nEOF"}`)},
+			"", "", ""},
+		{"webfetch: the domain", stream.CanUseTool{ToolName: "WebFetch", Input: json.RawMessage(`{"url":"https://docs.example.com/a?b"}`)},
+			"", "", "WebFetch(domain:docs.example.com)"},
+		{"other tools: their name", stream.CanUseTool{ToolName: "mcp__host__ping", Input: json.RawMessage(`{}`)},
+			"", "", "mcp__host__ping"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			q := question("r1", &tc.req, nil)
+			q := question("r1", &tc.req, "", nil)
 			if q.Folder != tc.wantFolder || q.Description != tc.wantDesc || q.Rule != tc.wantRule {
 				t.Errorf("folder %q desc %q rule %q; want %q %q %q", q.Folder, q.Description, q.Rule, tc.wantFolder, tc.wantDesc, tc.wantRule)
 			}
@@ -93,10 +107,39 @@ func TestGrantRequestDedupes(t *testing.T) {
 	for _, f := range r.Folders {
 		dirs = append(dirs, f.Path)
 	}
-	if strings.Join(tools, ",") != "Bash,Write" || strings.Join(dirs, ",") != "/srv/far" {
-		t.Errorf("tools %v folders %v; want [Bash Write] [/srv/far]", tools, dirs)
+	if strings.Join(tools, ",") != "Bash(touch a),Bash(touch b),Edit(//srv/far/**)" || strings.Join(dirs, ",") != "/srv/far" {
+		t.Errorf("tools %v folders %v; want narrow rules and [/srv/far]", tools, dirs)
 	}
 	if r.Tools[0].Reason != "blocked: permission channel closed" || r.Tools[0].Example != "touch a" {
 		t.Errorf("first tool: %+v", r.Tools[0])
+	}
+}
+
+// A folder suggestion is shown as it would be granted: absolute, clean and
+// resolved through symlinks.
+func TestQuestionFolderIsResolved(t *testing.T) {
+	home := t.TempDir()
+	project := filepath.Join(home, "project")
+	ssh := filepath.Join(home, ".ssh")
+	for _, d := range []string{filepath.Join(project, "docs", "aaa"), ssh} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(project, "keys")
+	if err := os.Symlink(ssh, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, suggested := range []string{
+		project + "/docs/aaa/../../../.ssh",
+		project + "//docs/./aaa/../../..//.ssh/",
+		link,
+		"docs/aaa/../../keys", // relative: against the working folder
+	} {
+		c := stream.CanUseTool{ToolName: "Read", Input: json.RawMessage(`{"file_path":"/x"}`), DecisionReasonType: "workingDir",
+			Suggestions: []json.RawMessage{json.RawMessage(`{"type":"addDirectories","directories":[` + strconv.Quote(suggested) + `]}`)}}
+		if q := question("r", &c, project, nil); q.Folder != ssh {
+			t.Errorf("suggestion %q shown as %q, want %q", suggested, q.Folder, ssh)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -8,25 +9,59 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/latch-app/latch/core/stream"
 )
 
+// How a process ends, and how long each step may take.
+var (
+	// exitDrain is how long, after the CLI has exited, its stdout and stderr
+	// may stay open. Only a descendant that left the CLI's process group
+	// (setsid) can hold them that long; the rest of the group is killed when
+	// the CLI exits. Then Latch reads what the pipes already hold and stops.
+	exitDrain = 250 * time.Millisecond
+	// killWait bounds how long stop waits, after the kill, for the process
+	// to be reaped and its output drained.
+	killWait = 1500 * time.Millisecond
+)
+
+// stderrKept is how much of the end of the CLI's stderr Latch keeps.
+const stderrKept = 1 << 20
+
 // proc is one running claude CLI process.
+//
+// Three goroutines serve it: read (stdout → events), the stderr copier and
+// wait. wait reaps the process whoever holds its pipes, kills what is left of
+// its process group, and closes stdin; exitDrain later the readers take what
+// the pipes hold and end, even when a descendant keeps the pipes open. So
+// done always follows the exit, and nothing waits on a pipe forever.
 type proc struct {
 	cmd    *exec.Cmd
 	dec    *stream.Decoder
 	events chan stream.Event // closed when stdout ends
-	done   chan struct{}     // closed once the process has been waited for
+	exit   chan struct{}     // closed once the process has ended and been reaped
+	done   chan struct{}     // closed once it is reaped, stdout and stderr are drained and cleanup ran
 	stderr *tail
 
-	wmu   sync.Mutex
-	stdin io.WriteCloser // nil once closed
+	out, errp *pipeReader
 
-	exitCode int    // valid after done
-	exitMsg  string // "exit code 1", "killed by signal 9"
+	// quit is closed by discard: nobody reads events any more, so the reader
+	// drops them and keeps draining stdout, and the CLI never blocks on it.
+	quit     chan struct{}
+	quitOnce sync.Once
+
+	wmu   sync.Mutex              // one line at a time
+	stdin atomic.Pointer[os.File] // nil once closed
+
+	kmu   sync.Mutex // guards ended
+	ended bool       // the process has ended: kill no longer signals its pid
+
+	exitCode int    // valid after exit
+	exitMsg  string // "exit code 1", "killed by signal 9 (killed)"; valid after exit
 	cleanup  func()
 }
 
@@ -37,42 +72,121 @@ func startProc(argv []string, dir string, env []string, opt stream.Options, clea
 	if len(argv) == 0 {
 		return nil, errors.New("no claude command configured")
 	}
+	// Latch makes the pipes itself: exec.Cmd.Wait would wait for copies of
+	// stdout and stderr that a lingering descendant can keep open forever.
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	inR, inW, err := pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	setProcAttr(cmd)
-	p := &proc{cmd: cmd, events: make(chan stream.Event, 1024), done: make(chan struct{}), stderr: newTail(16 << 10), cleanup: cleanup}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
+		closeAll()
 		return nil, err
 	}
-	p.stdin = stdin
-	p.dec = stream.NewDecoder(stdout, opt)
-	go p.read()
+	// The child has its ends; Latch keeps only its own.
+	inR.Close()
+	outW.Close()
+	errW.Close()
+
+	p := &proc{
+		cmd:     cmd,
+		events:  make(chan stream.Event, 1024),
+		exit:    make(chan struct{}),
+		done:    make(chan struct{}),
+		quit:    make(chan struct{}),
+		stderr:  newTail(stderrKept),
+		out:     &pipeReader{f: outR},
+		errp:    &pipeReader{f: errR},
+		cleanup: cleanup,
+	}
+	p.stdin.Store(inW)
+	p.dec = stream.NewDecoder(p.out, opt)
+	readDone, errDone := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(readDone)
+		p.read()
+	}()
+	go func() {
+		defer close(errDone)
+		io.Copy(p.stderr, p.errp)
+	}()
+	go p.wait(readDone, errDone)
 	return p, nil
 }
 
+// read hands stdout's events on until EOF (or, once discarded, drops them).
 func (p *proc) read() {
 	for {
 		ev, err := p.dec.Next()
 		if err != nil {
 			break
 		}
-		p.events <- ev
+		select {
+		case p.events <- ev:
+		case <-p.quit:
+		}
 	}
 	close(p.events)
-	err := p.cmd.Wait()
+	// After a read error, still drain: the CLI must never block on stdout.
+	io.Copy(io.Discard, p.out)
+}
+
+// wait reaps the process, kills what is left of its process group, closes
+// stdin, and then makes sure both output pipes end.
+func (p *proc) wait(readDone, errDone <-chan struct{}) {
+	pid := p.cmd.Process.Pid
+	err := reap(p.cmd, func() {
+		p.kmu.Lock()
+		p.ended = true
+		p.kmu.Unlock()
+		// The CLI has ended on its own or been killed. Whatever it started
+		// in its group goes with it, so nothing holds its pipes or lingers.
+		killGroupOnly(pid)
+	})
 	p.exitCode = p.cmd.ProcessState.ExitCode()
 	p.exitMsg = describeExit(p.cmd.ProcessState, err)
+	close(p.exit)
 	p.closeStdin()
+
+	// Everything the CLI wrote is in the pipes now. A descendant that left
+	// the group may hold them open; after exitDrain read what is there and
+	// stop.
+	drain := time.AfterFunc(exitDrain, func() {
+		p.out.finish()
+		p.errp.finish()
+	})
+	<-readDone
+	<-errDone
+	drain.Stop()
+	p.out.f.Close()
+	p.errp.f.Close()
 	if p.cleanup != nil {
 		p.cleanup()
 	}
@@ -83,52 +197,65 @@ func (p *proc) read() {
 func (p *proc) write(line []byte) error {
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
-	if p.stdin == nil {
+	f := p.stdin.Load()
+	if f == nil {
 		return errors.New("the CLI's input is closed")
 	}
-	_, err := p.stdin.Write(line)
+	_, err := f.Write(line)
 	return err
 }
 
-// closeStdin tells the CLI to finish: it completes the turn and exits.
+// closeStdin tells the CLI to finish: it completes the turn and exits. It
+// never waits for a write in progress; that write fails instead.
 func (p *proc) closeStdin() {
-	p.wmu.Lock()
-	defer p.wmu.Unlock()
-	if p.stdin != nil {
-		p.stdin.Close()
-		p.stdin = nil
+	if f := p.stdin.Swap(nil); f != nil {
+		f.Close()
 	}
 }
 
+// exited says whether the process has ended (its output may still drain).
 func (p *proc) exited() bool {
 	select {
-	case <-p.done:
+	case <-p.exit:
 		return true
 	default:
 		return false
 	}
 }
 
-// kill ends the process and everything it started.
+// discard tells the reader that nobody reads events any more: it drops them
+// and drains stdout to the end, so a retired process never blocks on a full
+// pipe and is always reaped.
+func (p *proc) discard() {
+	p.quitOnce.Do(func() { close(p.quit) })
+}
+
+// kill ends the process and everything in its process group.
 func (p *proc) kill() {
-	if p.cmd.Process != nil {
+	p.kmu.Lock()
+	defer p.kmu.Unlock()
+	if !p.ended {
 		killGroup(p.cmd.Process.Pid)
 	}
 }
 
-// stop closes stdin, waits up to grace for the process to exit, then kills
-// its process group, and waits for the reader to finish.
+// stop retires the process: its events are dropped, stdin is closed, and
+// the process group is killed unless it exits within grace. It returns once
+// the process is reaped and drained, or killWait after the kill.
 func (p *proc) stop(grace time.Duration) {
+	p.discard()
 	p.closeStdin()
+	t := time.NewTimer(grace)
+	defer t.Stop()
 	select {
-	case <-p.done:
-		return
-	case <-time.After(grace):
+	case <-p.exit:
+	case <-t.C:
+		p.kill()
 	}
-	p.kill()
+	t.Reset(killWait)
 	select {
 	case <-p.done:
-	case <-time.After(5 * time.Second):
+	case <-t.C:
 	}
 }
 
@@ -145,11 +272,75 @@ func describeExit(ps *os.ProcessState, err error) string {
 	return fmt.Sprintf("exit code %d", ps.ExitCode())
 }
 
+// pipeReader reads one of the CLI's output pipes. Once the CLI has exited, a
+// descendant that left its process group may still hold the pipe's write end,
+// so EOF may never come: after finish the reader takes what the pipe already
+// holds and then reports EOF.
+type pipeReader struct {
+	f        *os.File
+	finished atomic.Bool
+}
+
+// finish makes the reader end at the first empty read; it wakes a blocked
+// one through the read deadline.
+func (r *pipeReader) finish() {
+	r.finished.Store(true)
+	r.f.SetReadDeadline(time.Now())
+}
+
+func (r *pipeReader) Read(b []byte) (int, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
+	if !r.finished.Load() {
+		n, err := r.f.Read(b)
+		if n > 0 || !errors.Is(err, os.ErrDeadlineExceeded) {
+			return n, err
+		}
+	}
+	return r.readNow(b)
+}
+
+// readNow reads what the pipe holds without waiting; an empty pipe is the end.
+func (r *pipeReader) readNow(b []byte) (int, error) {
+	rc, err := r.f.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	for {
+		var n int
+		var rerr error
+		err := rc.Read(func(fd uintptr) bool {
+			n, rerr = syscall.Read(int(fd), b)
+			return true // never wait for more
+		})
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// finish's deadline; it is set once, so this clears it for good.
+			r.f.SetReadDeadline(time.Time{})
+			continue
+		}
+		switch {
+		case err != nil:
+			return 0, err
+		case rerr == syscall.EINTR:
+			continue
+		case rerr == syscall.EAGAIN:
+			return 0, io.EOF
+		case rerr != nil:
+			return 0, rerr
+		case n <= 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
 // tail keeps the last max bytes written to it.
 type tail struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
+	mu      sync.Mutex
+	max     int
+	buf     []byte
+	dropped bool // the start was cut off
 }
 
 func newTail(max int) *tail { return &tail{max: max} }
@@ -157,21 +348,86 @@ func newTail(max int) *tail { return &tail{max: max} }
 func (t *tail) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if len(t.buf) > t.max {
-		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
+	n := len(b)
+	if len(b) >= t.max {
+		b = b[len(b)-t.max:]
+		t.buf = t.buf[:0]
+		t.dropped = true
 	}
-	return len(b), nil
+	t.buf = append(t.buf, b...)
+	// Compact only when twice the limit is reached, so a chatty CLI costs
+	// O(1) per byte, not a copy of the whole tail per write.
+	if len(t.buf) >= 2*t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+		t.dropped = true
+	}
+	return n, nil
 }
 
-// String is the kept text, trimmed, at most the last 20 lines.
-func (t *tail) String() string {
+// Full is all the kept text, trimmed; when the start was cut off, the first
+// (partial) line is left out.
+func (t *tail) Full() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := strings.TrimSpace(string(t.buf))
-	lines := strings.Split(s, "\n")
-	if len(lines) > 20 {
-		lines = lines[len(lines)-20:]
+	b, cut := t.buf, t.dropped
+	if len(b) > t.max {
+		b, cut = b[len(b)-t.max:], true
 	}
-	return strings.Join(lines, "\n")
+	if cut {
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			b = b[i+1:]
+		}
+	}
+	return strings.TrimSpace(strings.ToValidUTF8(string(b), "\uFFFD"))
+}
+
+// String is the end of the kept text, short enough to show whole: at most
+// the last tailLines lines, each cut to its last tailWidth characters.
+func (t *tail) String() string {
+	return lastLines(t.Full(), tailLines, tailWidth, tailBytes)
+}
+
+// What an error row shows of stderr.
+const (
+	tailLines = 20
+	tailWidth = 160  // characters a line keeps (its end)
+	tailBytes = 2500 // the whole excerpt, well under the 4 KB a row shows
+)
+
+// lastLines is the end of s: at most n lines, each cut to its last width
+// characters, and at most max bytes in all (whole lines, the last ones).
+func lastLines(s string, n, width, max int) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	total := 0
+	first := len(lines)
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := keepEnd(strings.TrimRight(lines[i], "\r"), width)
+		if total+len(l)+1 > max && first < len(lines) {
+			break
+		}
+		lines[i] = l
+		total += len(l) + 1
+		first = i
+	}
+	return strings.Join(lines[first:], "\n")
+}
+
+// keepEnd cuts s to its last width characters, marking the cut with "…".
+func keepEnd(s string, width int) string {
+	if utf8.RuneCountInString(s) <= width {
+		return s
+	}
+	cut := len(s)
+	for i := 0; i < width-1 && cut > 0; i++ {
+		_, size := utf8.DecodeLastRuneInString(s[:cut])
+		cut -= size
+	}
+	return "…" + s[cut:]
 }

@@ -11,8 +11,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/latch-app/latch/core/stream"
@@ -71,6 +74,7 @@ type Session struct {
 	stopping    bool
 	killTimer   *time.Timer
 	pending     map[string]*pendingAsk
+	asks        askLine // live questions, one at a time in request order
 	lastTotal   float64
 	sessCost    float64
 	sessIn      int
@@ -187,21 +191,33 @@ func (s *Session) Close() {
 	}
 	s.closed = true
 	s.end()
-	procs := []*proc{s.live, s.cur}
+	procs := []*proc{s.live}
+	if s.cur != nil && s.cur != s.live {
+		procs = append(procs, s.cur)
+	}
 	done := s.turnDone
 	s.mu.Unlock()
+	// One budget for everything: Close returns within closeBudget whatever
+	// the processes and the turn do; what is left finishes on its own.
+	budget, cancel := context.WithTimeout(context.Background(), closeBudget)
+	defer cancel()
 	var wg sync.WaitGroup
 	for _, p := range procs {
 		if p != nil {
 			wg.Add(1)
-			go func() { defer wg.Done(); p.stop(2 * time.Second) }()
+			go func() { defer wg.Done(); p.stop(closeGrace) }()
 		}
 	}
-	wg.Wait()
+	stopped := make(chan struct{})
+	go func() { wg.Wait(); close(stopped) }()
+	select {
+	case <-stopped:
+	case <-budget.Done():
+	}
 	if done != nil {
 		select {
 		case <-done:
-		case <-time.After(5 * time.Second):
+		case <-budget.Done():
 		}
 	}
 	s.mu.Lock()
@@ -361,6 +377,7 @@ func (s *Session) runOnce(msg string) *stream.Result {
 			}
 			if r := s.handle(p, ev, answers, done); r != nil {
 				if s.cfg.Prompts == PromptsAfterTurn {
+					p.discard() // whatever it prints after its result is nobody's, but is read
 					<-p.done
 				}
 				return r
@@ -379,10 +396,15 @@ func (s *Session) process() (*proc, error) {
 		s.mu.Unlock()
 		return nil, ErrClosed
 	}
-	if s.cfg.Prompts == PromptsLive && s.live != nil && !s.live.exited() {
+	if s.cfg.Prompts == PromptsLive && s.live != nil {
 		p := s.live
-		s.mu.Unlock()
-		return p, nil
+		if !p.exited() {
+			s.mu.Unlock()
+			return p, nil
+		}
+		// It ended between turns; what it still prints is nobody's.
+		p.discard()
+		s.live = nil
 	}
 	if len(s.cfg.Command) == 0 {
 		s.mu.Unlock()
@@ -427,9 +449,10 @@ func (s *Session) process() (*proc, error) {
 }
 
 // writeInstruction puts Instruction in a private file for
-// --append-system-prompt-file.
+// --append-system-prompt-file. The name carries Latch's pid, so a file left
+// by a Latch that died is recognised (CleanStaleInstructions).
 func writeInstruction() (string, error) {
-	f, err := os.CreateTemp("", "latch-instruction-*.txt") // mode 0600
+	f, err := os.CreateTemp("", fmt.Sprintf("%s%d-*.txt", instructionPrefix, os.Getpid())) // mode 0600
 	if err != nil {
 		return "", err
 	}
@@ -457,8 +480,14 @@ func (s *Session) dirs() []string {
 }
 
 // dirsLocked: the working folder and the temp folder are trusted on every run.
+// Every folder passed as --add-dir is absolute, clean and resolved through
+// symlinks: what the CLI is given is what the person was shown.
 func (s *Session) dirsLocked() []string {
-	return dedupe([]string{s.cfg.Workdir, os.TempDir()}, s.cfg.AddDirs, s.extraDirs)
+	all := dedupe([]string{s.cfg.Workdir, os.TempDir()}, s.cfg.AddDirs, s.extraDirs)
+	for i, d := range all {
+		all[i] = resolvePath(d, s.cfg.Workdir)
+	}
+	return dedupe(all)
 }
 
 func (s *Session) isClosed() bool {
@@ -549,15 +578,19 @@ func (s *Session) processEnded(p *proc, sawInit bool) {
 		s.surf.Show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(nil, true, "Stopped")})
 		return
 	}
-	detail := fmt.Sprintf("%s (%s).", strings.Join(s.cfg.Command, " "), p.exitMsg)
+	// The reason is at the end of stderr: Detail shows its last lines, short
+	// enough to be shown whole; Full keeps all of it for copying.
+	head := fmt.Sprintf("%s (%s).", clipCommand(s.cfg.Command), p.exitMsg)
+	info := &ErrorInfo{Title: "Claude Code stopped in the middle of the turn", Detail: head, Full: head}
 	if t := p.stderr.String(); t != "" {
-		detail += "\n\n" + t
+		info.Detail += "\n\n" + t
+		info.Full += "\n\n" + p.stderr.Full()
 	}
 	if !sawInit {
-		s.fail("Claude Code exited before it started the turn", detail+"\n\nCheck the claude command in Preferences (Ctrl+,).")
-	} else {
-		s.fail("Claude Code stopped in the middle of the turn", detail)
+		info.Title = "Claude Code exited before it started the turn"
+		info.Detail += "\n\nCheck the claude command in Preferences (Ctrl+,)."
 	}
+	s.surf.Show(Event{Kind: EvError, Err: info})
 	s.surf.Show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(nil, true, "Claude Code exited")})
 }
 
@@ -569,6 +602,7 @@ func (s *Session) withdrawAll() {
 		delete(s.pending, id)
 	}
 	s.mu.Unlock()
+	s.resetAsks()
 }
 
 func newUUID() string {
@@ -577,4 +611,69 @@ func newUUID() string {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// How long Close lets the CLI finish after its input is closed, and how long
+// Close takes at most in all.
+var (
+	closeGrace  = 1500 * time.Millisecond
+	closeBudget = 2700 * time.Millisecond
+)
+
+// clipCommand is the claude command for an error message, at most a line.
+func clipCommand(argv []string) string {
+	c := strings.Join(argv, " ")
+	if r := []rune(c); len(r) > 200 {
+		c = string(r[:199]) + "…"
+	}
+	return c
+}
+
+// instructionPrefix starts the name of every instruction file:
+// latch-instruction-<pid of the Latch that wrote it>-<random>.txt.
+const instructionPrefix = "latch-instruction-"
+
+// CleanStaleInstructions removes the instruction files (writeInstruction)
+// that a Latch which has died left in os.TempDir(): those whose Latch
+// process is gone, and those of the older unnumbered form older than a
+// minute (the CLI reads the file when it starts). Call it at start-up.
+func CleanStaleInstructions() {
+	dir := os.TempDir()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		rest, ok := strings.CutPrefix(name, instructionPrefix)
+		if !ok || !strings.HasSuffix(rest, ".txt") || !e.Type().IsRegular() {
+			continue
+		}
+		rest = strings.TrimSuffix(rest, ".txt")
+		pidText, _, numbered := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid <= 0 {
+			continue
+		}
+		if numbered {
+			if pid == os.Getpid() || processRunning(pid) {
+				continue
+			}
+		} else {
+			// latch-instruction-<random>.txt, written before the pid was in
+			// the name: its owner cannot be known, so only its age counts.
+			fi, err := e.Info()
+			if err != nil || time.Since(fi.ModTime()) < time.Minute {
+				continue
+			}
+		}
+		os.Remove(filepath.Join(dir, name))
+	}
+}
+
+// processRunning says whether a process with this pid exists (a process of
+// another user counts).
+func processRunning(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }

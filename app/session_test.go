@@ -292,8 +292,9 @@ func TestLiveAnswers(t *testing.T) {
 		userDen bool
 	}{
 		{"allow once", Decision{Action: AllowOnce}, []string{`"behavior":"allow"`, `"updatedInput":{"command":"touch x.txt"}`}, false},
+		// Latch saves the rule itself; the CLI keeps it for the session only.
 		{"allow always for the project", Decision{Action: AllowAlways, Rule: "Bash(touch x.txt)", Scope: ScopeProject},
-			[]string{`"behavior":"allow"`, `"destination":"localSettings"`, `"ruleContent":"touch x.txt"`}, false},
+			[]string{`"behavior":"allow"`, `"destination":"session"`, `"ruleContent":"touch x.txt"`}, false},
 		{"deny with words", Decision{Action: Deny, Message: "not now"}, []string{`"behavior":"deny"`, `"message":"not now"`}, true},
 		{"deny default words", Decision{Action: Deny}, []string{`"message":"Denied in Latch."`}, true},
 		{"deny and stop", Decision{Action: DenyStop}, []string{`"behavior":"deny"`, `"interrupt":true`}, true},
@@ -483,14 +484,14 @@ func TestAfterTurnGrantAndResume(t *testing.T) {
 		t.Fatalf("grant requests: %+v\n%s", r.surf.grants, dump(evs))
 	}
 	req := r.surf.grants[0]
-	if len(req.Tools) != 1 || req.Tools[0].Rule != "Bash" || req.Tools[0].Reason != "blocked: permission channel closed" {
+	if len(req.Tools) != 1 || req.Tools[0].Rule != "Bash(touch x.txt)" || req.Tools[0].Reason != "blocked: permission channel closed" {
 		t.Errorf("tools offered: %+v", req.Tools)
 	}
 	if len(req.Folders) != 1 || req.Folders[0].Path != far {
 		t.Errorf("folders offered: %+v (want %s)", req.Folders, far)
 	}
 	settings, _ := os.ReadFile(filepath.Join(r.home, ".claude", "settings.json"))
-	if !strings.Contains(string(settings), `"Bash"`) || !strings.Contains(string(settings), far) {
+	if !strings.Contains(string(settings), `"Bash(touch x.txt)"`) || !strings.Contains(string(settings), far) {
 		t.Errorf("settings.json = %s", settings)
 	}
 	a1, a2 := strings.Join(r.argv(1), " "), strings.Join(r.argv(2), " ")

@@ -116,6 +116,7 @@ type Status struct {
 type ErrorInfo struct {
 	Title  string // one line: "Claude Code CLI not found"
 	Detail string // what happened and what to do; may hold the stderr tail
+	Full   string // the whole text, for Details / Copy
 }
 
 // Question is one live permission question.
@@ -135,6 +136,12 @@ type Question struct {
 	Rule string
 	// Folder, when set, is a folder whose grant would let the call run.
 	Folder string
+	// What the CLI says about how to ask (all shown or honoured by the dialog).
+	NoPersistent   bool   // suppress_always_allow_rule: offer no "always" and save nothing
+	DefaultToNo    bool   // Deny has the focus; no one-key allow
+	Deliberate     bool   // requires_user_interaction: no one-key answers
+	MatchedAskRule string // the ask rule that made Claude Code ask
+	AgentID        string // set when a subagent asks
 	// Questions is set for AskUserQuestion: the person picks answers.
 	Questions []AskItem
 }

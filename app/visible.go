@@ -113,3 +113,53 @@ func hidden(r rune) bool {
 func VisibleLine(s string) string {
 	return strings.ReplaceAll(Visible(s), "\n", "⏎")
 }
+
+// stripANSI removes terminal escape sequences (CSI "ESC [ … final", OSC
+// "ESC ] … BEL/ST", and two-byte ESC sequences) from text the CLI meant for
+// a terminal, such as decision_reason.
+func stripANSI(s string) string {
+	if !strings.Contains(s, "\x1b") && !strings.Contains(s, "\u009b") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		switch {
+		case s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[':
+			i = skipCSI(s, i+2)
+		case strings.HasPrefix(s[i:], "\u009b"):
+			i = skipCSI(s, i+len("\u009b"))
+		case s[i] == 0x1b && i+1 < len(s) && s[i+1] == ']':
+			j := i + 2
+			for j < len(s) && s[j] != 0x07 && !(s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\') {
+				j++
+			}
+			switch {
+			case j < len(s) && s[j] == 0x07:
+				j++
+			case j < len(s):
+				j += 2
+			}
+			i = j
+		case s[i] == 0x1b && i+1 < len(s):
+			i += 2
+		case s[i] == 0x1b:
+			i++
+		default:
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
+}
+
+// skipCSI returns the index after a CSI sequence's final byte (0x40–0x7e).
+func skipCSI(s string, i int) int {
+	for i < len(s) {
+		c := s[i]
+		i++
+		if c >= 0x40 && c <= 0x7e {
+			break
+		}
+	}
+	return i
+}

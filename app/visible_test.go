@@ -44,7 +44,7 @@ func FuzzVisible(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		v := Visible(s)
 		for _, r := range v {
-			if r != '\n' && (r < 0x20 || r == 0x7f || (hidden(r) && r != '⟨' && r != '⟩')) {
+			if r != '\n' && r != ' ' && (r < 0x20 || r == 0x7f || (hidden(r) && r != '⟨' && r != '⟩')) {
 				t.Fatalf("Visible(%q) = %q keeps %U", s, v, r)
 			}
 		}
@@ -73,5 +73,22 @@ func FuzzVisible(f *testing.F) {
 func TestVisibleLine(t *testing.T) {
 	if got := VisibleLine("a\nb\u202e"); got != "a⏎b⟨U+202E⟩" {
 		t.Errorf("VisibleLine = %q", got)
+	}
+}
+
+func TestStripANSI(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                                "plain",
+		"\x1b[1mBash\x1b[0m asks":              "Bash asks",
+		"\x1b[38;5;196mred\x1b[m":              "red",
+		"\x1b]8;;http://x\x07link\x1b]8;;\x07": "link",
+		"\x1b]0;title\x1b\\text":               "text",
+		"a\x1bcb":                              "ab",
+		"\u009b31mc":                           "c",
+		"end\x1b":                              "end",
+	} {
+		if got := stripANSI(in); got != want {
+			t.Errorf("stripANSI(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

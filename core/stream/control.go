@@ -38,6 +38,14 @@ func (d *Decoder) controlRequest(l *line, ev Event) {
 			c.ToolUseID = v.Str
 		case "requires_user_interaction":
 			c.RequiresUserInteraction = v.Bool()
+		case "suppress_always_allow_rule":
+			c.SuppressAlwaysAllow = v.Bool()
+		case "default_to_no":
+			c.DefaultToNo = v.Bool()
+		case "matched_ask_rule":
+			c.MatchedAskRule = askRuleText(v)
+		case "agent_id":
+			c.AgentID = v.String()
 		}
 		return true
 	})
@@ -71,4 +79,33 @@ func (d *Decoder) controlResponse(l *line, ev Event) {
 	})
 	ev.Kind, ev.Response = KindControlResponse, resp
 	d.emit(ev)
+}
+
+// askRuleText reads matched_ask_rule leniently: a rule string, or an object
+// with the rule (ruleValue / rule / toolName+ruleContent) and its source.
+func askRuleText(v gjson.Result) string {
+	if !v.IsObject() {
+		if v.Type == gjson.String {
+			return v.Str
+		}
+		return ""
+	}
+	rule := v.Get("rule").String()
+	if rule == "" || v.Get("rule").IsObject() {
+		rv := v.Get("ruleValue")
+		if !rv.Exists() {
+			rv = v.Get("rule")
+		}
+		rule = rv.Get("toolName").Str
+		if c := rv.Get("ruleContent").Str; c != "" {
+			rule += "(" + c + ")"
+		}
+	}
+	if src := v.Get("source").Str; src != "" && rule != "" {
+		return rule + " in " + src
+	}
+	if rule == "" {
+		return v.Raw
+	}
+	return rule
 }

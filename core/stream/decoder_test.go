@@ -99,7 +99,7 @@ func TestDecoderDenyRuleHostErrorUserDenied(t *testing.T) {
 			t.Errorf("permission_denied: %+v", pd)
 		}
 		c := req.CanUseTool
-		if c.DecisionReason != "Path is outside allowed working directories" || c.SuggestedRule() != "Write" ||
+		if c.DecisionReason != "Path is outside allowed working directories" || c.SuggestedRule() != "" ||
 			strings.Join(c.SuggestedDirs(), ",") != "/home/dev/other" {
 			t.Errorf("can_use_tool: %+v rule %q dirs %v", c, c.SuggestedRule(), c.SuggestedDirs())
 		}

@@ -3,6 +3,7 @@ package stream
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -83,7 +84,7 @@ func TestSuggestions(t *testing.T) {
 	}
 	denyOnly := CanUseTool{ToolName: "Bash", Suggestions: []json.RawMessage{
 		json.RawMessage(`{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"rm:*"}],"behavior":"deny"}`)}}
-	if got := denyOnly.SuggestedRule(); got != "Bash" {
+	if got := denyOnly.SuggestedRule(); got != "" {
 		t.Errorf("deny suggestion used as allow rule: %q", got)
 	}
 	if (&CanUseTool{ToolName: "Bash"}).AskQuestions() != nil {
@@ -96,5 +97,33 @@ func TestSuggestions(t *testing.T) {
 	}
 	if err := json.Unmarshal(out, &m); err != nil || len(m.Questions) != 1 || m.Answers["Which color?"] != "Blue" {
 		t.Errorf("answers %s: %v", out, err)
+	}
+}
+
+func TestCanUseToolFlags(t *testing.T) {
+	in := `{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"t1",` +
+		`"suppress_always_allow_rule":true,"default_to_no":true,"requires_user_interaction":true,"agent_id":"agent-7",` +
+		`"matched_ask_rule":{"source":"projectSettings","ruleBehavior":"ask","ruleValue":{"toolName":"Bash","ruleContent":"ls:*"}}}}` + "\n" +
+		`{"type":"control_request","request_id":"r2","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{},"matched_ask_rule":"Bash(rm:*)"}}` + "\n"
+	d := NewDecoder(strings.NewReader(in), Options{})
+	var got []*CanUseTool
+	for {
+		ev, err := d.Next()
+		if err != nil {
+			break
+		}
+		if ev.Kind == KindControlRequest {
+			got = append(got, ev.Request.CanUseTool)
+		}
+	}
+	if len(got) != 2 {
+		t.Fatalf("%d requests", len(got))
+	}
+	c := got[0]
+	if !c.SuppressAlwaysAllow || !c.DefaultToNo || !c.RequiresUserInteraction || c.AgentID != "agent-7" || c.MatchedAskRule != "Bash(ls:*) in projectSettings" {
+		t.Errorf("flags %+v", c)
+	}
+	if got[1].MatchedAskRule != "Bash(rm:*)" || got[1].SuppressAlwaysAllow {
+		t.Errorf("second %+v", got[1])
 	}
 }

@@ -233,12 +233,16 @@ type CanUseTool struct {
 	Title                   string
 	Input                   json.RawMessage
 	Description             string
-	Suggestions             []json.RawMessage // permission_suggestions, verbatim, to echo back
+	Suggestions             []json.RawMessage // permission_suggestions, verbatim; only the chosen rule goes back
 	BlockedPath             string
 	DecisionReason          string // a string, or an object's text, parsed leniently
 	DecisionReasonType      string
 	ToolUseID               string
-	RequiresUserInteraction bool
+	RequiresUserInteraction bool   // answer only by a deliberate act, no one-key answers
+	SuppressAlwaysAllow     bool   // suppress_always_allow_rule: offer nothing persistent
+	DefaultToNo             bool   // default_to_no: Deny is the default
+	MatchedAskRule          string // matched_ask_rule: the ask rule that made the CLI ask, in words
+	AgentID                 string // agent_id: a subagent asks
 }
 
 type ControlResponse struct {

@@ -9,7 +9,8 @@ import (
 // SuggestedRule is the allow rule the CLI itself suggests for this call
 // (the first rule of the first addRules suggestion), as settings write it:
 // "Bash(touch made-by-bash.txt)", "Read(//abs/dir/**)" (the absolute "//"
-// form kept verbatim). Without such a suggestion it is the bare tool name.
+// form kept verbatim). Without such a suggestion it is "": a bare tool name
+// would allow far more than the call asked, so the host picks a narrow rule.
 func (c *CanUseTool) SuggestedRule() string {
 	for _, s := range c.Suggestions {
 		r := gjson.ParseBytes(s)
@@ -29,7 +30,7 @@ func (c *CanUseTool) SuggestedRule() string {
 		}
 		return name
 	}
-	return c.ToolName
+	return ""
 }
 
 // SuggestedDirs are the directories of the request's addDirectories

@@ -1,0 +1,151 @@
+package app
+
+import (
+	"encoding/json"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/latch-app/latch/core/grants"
+	"github.com/latch-app/latch/core/stream"
+)
+
+// broadTools are the tools whose bare name allows nearly anything. Latch
+// never proposes or saves one of them bare unless the person typed it.
+var broadTools = map[string]bool{"Bash": true, "Read": true, "Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true}
+
+// IsBroadRule reports a bare rule for a tool that can run or change
+// anything: such a rule is saved only when the person typed it.
+func IsBroadRule(rule string) bool { return broadTools[strings.TrimSpace(rule)] }
+
+// alwaysRule is the rule offered for "always allow": the CLI's own
+// suggestion when it made one that is not a bare broad tool, else the
+// narrowest useful rule for the call (narrowRule).
+func alwaysRule(c *stream.CanUseTool, workdir string) string {
+	if r := c.SuggestedRule(); r != "" && !IsBroadRule(r) && grants.ValidRule(r) == nil {
+		return r
+	}
+	return narrowRule(c.ToolName, c.Input, workdir)
+}
+
+// narrowRule is the narrowest rule that allows this call again: the exact
+// command for Bash, the file's folder for the file tools, the domain for
+// WebFetch. It is "" when no valid narrow rule fits (a multi-line command):
+// then "always" needs a rule the person types.
+func narrowRule(tool string, input json.RawMessage, workdir string) string {
+	in := parseInput(input)
+	switch tool {
+	case "Bash":
+		cmd := strings.TrimSpace(in.Command)
+		if cmd == "" {
+			return ""
+		}
+		r := grants.Rule("Bash", cmd)
+		if grants.ValidRule(r) != nil {
+			return ""
+		}
+		return r
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		p := firstNonEmpty(in.FilePath, in.NotebookPath)
+		if p == "" {
+			return ""
+		}
+		return folderRule("Edit", folderOf(resolvePath(p, workdir)))
+	case "Read":
+		if in.FilePath == "" {
+			return ""
+		}
+		return folderRule("Read", folderOf(resolvePath(in.FilePath, workdir)))
+	case "Glob", "Grep", "LS":
+		if in.Path == "" {
+			return ""
+		}
+		return folderRule("Read", resolvePath(in.Path, workdir))
+	case "WebFetch":
+		if u, err := url.Parse(in.URL); err == nil && u.Hostname() != "" {
+			return grants.Rule("WebFetch", "domain:"+u.Hostname())
+		}
+		return ""
+	}
+	if broadTools[tool] || tool == "" {
+		return ""
+	}
+	return tool
+}
+
+// folderRule is Tool(//abs/dir/**); absolute paths take two slashes in
+// rules, one would mean "relative to the settings file".
+func folderRule(tool, dir string) string {
+	dir = strings.TrimSuffix(filepath.ToSlash(dir), "/")
+	if dir == "" {
+		return ""
+	}
+	r := grants.Rule(tool, "/"+dir+"/**")
+	if grants.ValidRule(r) != nil {
+		return ""
+	}
+	return r
+}
+
+// resolvePath is p absolute (against workdir), clean and resolved through
+// symlinks, as the folder grants are.
+func resolvePath(p, workdir string) string {
+	if r, err := grants.ResolveDir(p, workdir); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+// allowAlways answers "always allow": Latch saves the rule itself (byte-
+// preserving, locked, backed up) where the person chose, and tells the CLI
+// to keep it for this session only, so the CLI never rewrites a settings
+// file on Latch's behalf. A rule that cannot be used allows the call once.
+func (s *Session) allowAlways(p *proc, reqID string, c *stream.CanUseTool, d Decision) {
+	rule := strings.TrimSpace(d.Rule)
+	if rule == "" {
+		rule = alwaysRule(c, s.cfg.Workdir)
+	}
+	if rule == "" {
+		s.notice("No rule was saved: no narrow rule fits this call, so it was allowed once. Type a rule to always allow it.")
+		p.write(stream.Allow(reqID, c.Input, nil))
+		return
+	}
+	if err := grants.ValidRule(rule); err != nil {
+		s.fail("The rule was not saved", err.Error()+"\nThe call was allowed once.")
+		p.write(stream.Allow(reqID, c.Input, nil))
+		return
+	}
+	switch d.Scope {
+	case ScopeUser, ScopeProject:
+		where, err := s.saveRule(rule, d.Scope)
+		if err != nil {
+			s.fail("The rule was not saved", err.Error()+"\nIt is allowed for this session only.")
+		} else {
+			s.notice("Saved " + VisibleLine(rule) + " to " + where + ".")
+		}
+	default:
+		s.notice("Allowed " + VisibleLine(rule) + " for this session.")
+	}
+	s.mu.Lock()
+	s.extraTools = dedupe(s.extraTools, []string{rule})
+	s.mu.Unlock()
+	p.write(stream.Allow(reqID, c.Input, []json.RawMessage{addRulesUpdate(rule, "session")}))
+}
+
+// saveRule writes rule to the settings file of scope and says which.
+func (s *Session) saveRule(rule string, scope Scope) (string, error) {
+	store, err := s.storeFor(scope)
+	if err != nil {
+		return "", err
+	}
+	return store.Path, store.AddRules(rule)
+}
+
+// storeFor is the settings file of a scope. A project file that resolves
+// outside the project is refused (grants.ProjectStore says why).
+func (s *Session) storeFor(scope Scope) (*grants.Store, error) {
+	if scope == ScopeProject {
+		return grants.ProjectStore(s.cfg.Workdir)
+	}
+	return grants.NewStore(s.cfg.UserSettings), nil
+}
