@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/latch-app/latch/app"
+	"github.com/latch-app/latch/core/grants"
 )
 
 // askDialog is the live permission question, laid out like Claude Code's
@@ -27,10 +28,12 @@ type askDialog struct {
 	folder *kEntry
 	groups []*choiceGroup // AskUserQuestion
 
+	ruleNote *widget.Label // what is wrong with the rule, or how broad it is
 	review   *reviewBox    // the call, shown whole
 	gateNote *widget.Label // says why the allow keys wait
 
 	allowOnce, always, deny, grantFolder, answer *kButton
+	stopTurn                                     *kButton // Esc: the window's Stop button is behind the dialog
 	buttons                                      []*kButton
 }
 
@@ -119,26 +122,46 @@ func (d *askDialog) permissionContent() fyne.CanvasObject {
 		l.Importance = widget.LowImportance
 		rows = append(rows, l)
 	}
+	if q.MatchedAskRule != "" {
+		rows = append(rows, wrapped("An ask rule makes Claude Code ask: "+app.Visible(q.MatchedAskRule)))
+	}
+	if q.AgentID != "" {
+		l := wrapped("A subagent asks (" + app.VisibleLine(q.AgentID) + ").")
+		l.Importance = widget.WarningImportance
+		rows = append(rows, l)
+	}
+	if q.NoPersistent {
+		rows = append(rows, caption("Claude Code asks that nothing about this call be allowed for good: it can be allowed once only."))
+	}
 	rows = append(rows, widget.NewSeparator())
 
 	d.rule = newKEntry(d.m)
 	d.rule.SetText(q.Rule)
-	d.rule.SetPlaceHolder(q.Tool)
-	d.scope = newChoiceGroup([]string{"Your user settings (~/.claude/settings.json)",
-		"This project (.claude/settings.local.json)"}, false, d.m)
-	d.scope.items[0].Selected = true
+	d.rule.SetPlaceHolder("Type a rule, e.g. Bash(npm test:*)")
+	d.ruleNote = caption("")
+	d.ruleNote.Wrapping = fyne.TextWrapWord
+	d.rule.OnChanged = func(string) { d.checkRule() }
+	d.checkRule()
+	d.scope = newChoiceGroup(scopeNames, false, d.m)
+	d.scope.items[scopeIndex(app.ScopeProject)].Selected = true
 	d.msg = newKEntry(d.m)
 	d.msg.SetPlaceHolder(app.DefaultDenyMessage)
-	form := []fyne.CanvasObject{
-		caption("Rule to always allow"), d.rule,
-		caption("Save it in"), container.NewHBox(d.scope.objects()...),
-		caption("Message if you deny"), d.msg,
+	var form []fyne.CanvasObject
+	if !q.NoPersistent {
+		form = append(form, caption("Rule to always allow"), d.rule, d.ruleNote,
+			caption("Keep it for"), container.NewHBox(d.scope.objects()...))
 	}
+	form = append(form, caption("Message if you deny"), d.msg)
 	d.allowOnce = newKButton("1  Allow once", theme.ConfirmIcon(), d.m, func() { d.finish(app.AllowOnce) })
-	d.allowOnce.Importance = widget.HighImportance
 	d.always = newKButton("2  Always allow", nil, d.m, func() { d.finish(app.AllowAlways) })
 	d.deny = newKButton("3  Deny", theme.CancelIcon(), d.m, func() { d.finish(app.Deny) })
-	d.buttons = []*kButton{d.allowOnce, d.always, d.deny}
+	d.buttons = []*kButton{d.allowOnce}
+	if !q.NoPersistent {
+		d.buttons = append(d.buttons, d.always)
+	} else {
+		d.always = nil
+	}
+	d.buttons = append(d.buttons, d.deny)
 	if q.Folder != "" {
 		d.folder = newKEntry(d.m)
 		d.folder.SetText(q.Folder)
@@ -149,15 +172,31 @@ func (d *askDialog) permissionContent() fyne.CanvasObject {
 		d.grantFolder = newKButton("4  Grant folder", theme.FolderIcon(), d.m, func() { d.finish(app.GrantFolder) })
 		d.buttons = append(d.buttons, d.grantFolder)
 	}
+	if q.DefaultToNo {
+		d.deny.Importance = widget.HighImportance
+	} else {
+		d.allowOnce.Importance = widget.HighImportance
+	}
 	rows = append(rows, form...)
 	rows = append(rows, widget.NewSeparator())
 	btns := []fyne.CanvasObject{}
 	for _, b := range d.buttons {
 		btns = append(btns, b)
 	}
-	rows = append(rows, container.NewHBox(btns...),
-		caption("Digits choose at once (outside text fields) · Enter presses the focused button · Esc denies and stops the turn"))
+	d.stopTurn = newKButton("Stop the turn", theme.MediaStopIcon(), d.m, func() { d.finish(app.DenyStop) })
+	btns = append(btns, layout.NewSpacer(), d.stopTurn)
+	hint := "Digits choose at once (outside text fields) · Enter presses the focused button · Esc denies and stops the turn"
+	switch {
+	case q.Deliberate:
+		hint = "Claude Code asks for a deliberate answer: digits do nothing here. Tab to a button and press Enter · Esc denies and stops the turn"
+	case q.DefaultToNo:
+		hint = "Deny is the default here: digits only deny (3). Tab to a button and press Enter to allow · Esc denies and stops the turn"
+	}
+	rows = append(rows, container.NewHBox(btns...), caption(hint))
 	d.m.first = d.allowOnce
+	if q.DefaultToNo {
+		d.m.first = d.deny
+	}
 	return container.NewVBox(rows...)
 }
 
@@ -242,16 +281,23 @@ func (d *askDialog) finish(a app.Action) {
 			}
 		}
 	case app.AllowAlways:
-		dec.Rule = strings.TrimSpace(d.rule.Text)
-		if dec.Rule == "" {
-			dec.Rule = d.q.Rule
+		if d.q.NoPersistent {
+			return
 		}
+		if !d.checkRule() {
+			d.mw.win.Canvas().Focus(d.rule)
+			return // the note says what to fix
+		}
+		dec.Rule = strings.TrimSpace(d.rule.Text)
 		dec.Scope = d.scopeValue()
 	case app.Deny, app.DenyStop:
 		dec.Message = d.denyMessage()
 	case app.GrantFolder:
 		dec.Folder = strings.TrimSpace(d.folder.Text)
 		dec.Scope = d.scopeValue()
+		if d.q.NoPersistent {
+			dec.Scope = app.ScopeOnce
+		}
 		d.mw.confirmBroad([]string{dec.Folder}, func(force bool) {
 			dec.Force = force
 			d.done(dec)
@@ -261,11 +307,62 @@ func (d *askDialog) finish(a app.Action) {
 	d.done(dec)
 }
 
-func (d *askDialog) scopeValue() app.Scope {
-	if d.scope != nil && len(d.scope.items) > 1 && d.scope.items[1].Selected {
-		return app.ScopeProject
+// The scopes of "always", in the order the selector shows them.
+var (
+	scopeNames  = []string{"This session", "This project (.claude/settings.local.json)", "All my projects (~/.claude/settings.json)"}
+	scopeValues = []app.Scope{app.ScopeOnce, app.ScopeProject, app.ScopeUser}
+)
+
+func scopeIndex(s app.Scope) int {
+	for i, v := range scopeValues {
+		if v == s {
+			return i
+		}
 	}
-	return app.ScopeUser
+	return 1
+}
+
+func (d *askDialog) scopeValue() app.Scope {
+	if d.scope != nil {
+		for i, it := range d.scope.items {
+			if it.Selected {
+				return scopeValues[i]
+			}
+		}
+	}
+	return app.ScopeProject
+}
+
+// checkRule explains the rule as it is typed: why it is invalid, or that a
+// bare tool name allows every call of that tool.
+func (d *askDialog) checkRule() (ok bool) {
+	rule := strings.TrimSpace(d.rule.Text)
+	d.ruleNote.Importance = widget.DangerImportance
+	switch {
+	case rule == "":
+		d.ruleNote.SetText("No narrow rule fits this call: type one to always allow it.")
+		d.ruleNote.Importance = widget.WarningImportance
+	case grants.ValidRule(rule) != nil:
+		d.ruleNote.SetText(strings.TrimPrefix(grants.ValidRule(rule).Error(), "invalid rule "))
+	case app.IsBroadRule(rule):
+		d.ruleNote.SetText("A bare " + rule + " allows every " + rule + " call, not just this one.")
+		d.ruleNote.Importance = widget.WarningImportance
+		ok = true
+	case app.Visible(rule) != rule:
+		d.ruleNote.SetText("The rule holds hidden characters: " + app.Visible(rule))
+		d.ruleNote.Importance = widget.WarningImportance
+		ok = true
+	default:
+		d.ruleNote.SetText("")
+		ok = true
+	}
+	if d.ruleNote.Text == "" {
+		d.ruleNote.Hide()
+	} else {
+		d.ruleNote.Show()
+	}
+	d.ruleNote.Refresh()
+	return ok
 }
 
 func (d *askDialog) denyMessage() string {
@@ -308,7 +405,9 @@ func (d *askDialog) key(ev *fyne.KeyEvent) bool {
 				d.finish(app.GrantFolder)
 			}
 		default:
-			d.finish(app.AllowOnce)
+			if !d.q.DefaultToNo && !d.q.Deliberate {
+				d.finish(app.AllowOnce)
+			}
 		}
 		return true
 	}
@@ -328,9 +427,16 @@ func (d *askDialog) rune(r rune) bool {
 		g.pick(n)
 		return true
 	}
-	if n < len(d.buttons) {
-		d.buttons[n].OnTapped()
+	// Digits keep their meaning whatever is shown: 1 once, 2 always,
+	// 3 deny, 4 folder. The CLI can ask for no one-key answers at all, or
+	// for none that allow.
+	if d.q.Deliberate {
 		return true
 	}
-	return false
+	b := map[rune]*kButton{'1': d.allowOnce, '2': d.always, '3': d.deny, '4': d.grantFolder}[r]
+	if b == nil || (d.q.DefaultToNo && b != d.deny) {
+		return true
+	}
+	b.OnTapped()
+	return true
 }

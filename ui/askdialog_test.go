@@ -45,8 +45,18 @@ func TestAskDialogKeys(t *testing.T) {
 		{"1 allows once", editQuestion, func(h *harness) { typeRunes(h.c, "1") }, app.Decision{Action: app.AllowOnce}, false},
 		{"Enter presses the focused button", editQuestion, func(h *harness) { press(h.c, fyne.KeyReturn) }, app.Decision{Action: app.AllowOnce}, false},
 		{"Space presses the focused button", editQuestion, func(h *harness) { press(h.c, fyne.KeySpace) }, app.Decision{Action: app.AllowOnce}, false},
-		{"2 always allows the rule in user settings", editQuestion, func(h *harness) { typeRunes(h.c, "2") },
-			app.Decision{Action: app.AllowAlways, Rule: "Edit(/w/**)", Scope: app.ScopeUser}, false},
+		{"2 always allows the rule in this project", editQuestion, func(h *harness) { typeRunes(h.c, "2") },
+			app.Decision{Action: app.AllowAlways, Rule: "Edit(/w/**)", Scope: app.ScopeProject}, false},
+		{"all my projects", editQuestion, func(h *harness) {
+			h.c.Focus(currentAsk(h).scope.items[2])
+			press(h.c, fyne.KeySpace)
+			typeRunes(h.c, "2")
+		}, app.Decision{Action: app.AllowAlways, Rule: "Edit(/w/**)", Scope: app.ScopeUser}, false},
+		{"this session", editQuestion, func(h *harness) {
+			h.c.Focus(currentAsk(h).scope.items[0])
+			press(h.c, fyne.KeySpace)
+			typeRunes(h.c, "2")
+		}, app.Decision{Action: app.AllowAlways, Rule: "Edit(/w/**)", Scope: app.ScopeOnce}, false},
 		{"3 denies with Latch's words", editQuestion, func(h *harness) { typeRunes(h.c, "3") },
 			app.Decision{Action: app.Deny, Message: app.DefaultDenyMessage}, false},
 		{"Esc denies and stops", editQuestion, func(h *harness) { press(h.c, fyne.KeyEscape) },
@@ -77,8 +87,8 @@ func TestAskDialogKeys(t *testing.T) {
 			typeRunes(h.c, "use 2 spaces")
 			press(h.c, fyne.KeyReturn)
 		}, app.Decision{Action: app.Deny, Message: "use 2 spaces"}, false},
-		{"4 grants the folder", app.Question{Tool: "Read", Path: "/tmp/x", Folder: "/tmp"}, func(h *harness) { typeRunes(h.c, "4") },
-			app.Decision{Action: app.GrantFolder, Folder: "/tmp", Scope: app.ScopeUser}, false},
+		{"4 grants the folder", app.Question{Tool: "Read", Path: "/tmp/x", Folder: "/tmp", Rule: "Read(//tmp/**)"}, func(h *harness) { typeRunes(h.c, "4") },
+			app.Decision{Action: app.GrantFolder, Folder: "/tmp", Scope: app.ScopeProject}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -149,3 +149,108 @@ func TestPieces(t *testing.T) {
 		}
 	}
 }
+
+// The window's Stop button is behind the dialog; the dialog has its own.
+func TestAskDialogStopButton(t *testing.T) {
+	h := newHarness(t)
+	res := openAsk(t, h, app.Question{Tool: "Bash", Command: "ls"})
+	d := currentAsk(h)
+	h.c.Focus(d.stopTurn)
+	press(h.c, fyne.KeySpace)
+	if got := answer(t, res); got.Action != app.DenyStop {
+		t.Errorf("Stop gave %v", got.Action)
+	}
+}
+
+// The rule is checked as it is typed: an invalid one is explained and
+// "always" waits; a bare broad tool is saved only as typed, with a warning.
+func TestAskDialogRuleIsValidatedAsTyped(t *testing.T) {
+	h := newHarness(t)
+	res := openAsk(t, h, app.Question{Tool: "Bash", Command: "cat <<EOF\nx\nEOF"})
+	d := currentAsk(h)
+	if d.rule.Text != "" || !d.ruleNote.Visible() || !strings.Contains(d.ruleNote.Text, "type one") {
+		t.Fatalf("empty rule: field %q note %q", d.rule.Text, d.ruleNote.Text)
+	}
+	typeRunes(h.c, "2")
+	select {
+	case got := <-res:
+		t.Fatalf("always with no rule answered %+v", got)
+	default:
+	}
+	if h.c.Focused() != d.rule {
+		t.Error("the rule field does not get the focus")
+	}
+	typeRunes(h.c, "Bash(cat")
+	if !strings.Contains(d.ruleNote.Text, "closing parenthesis") {
+		t.Errorf("note for an unclosed rule: %q", d.ruleNote.Text)
+	}
+	d.rule.SetText("Bash")
+	if !strings.Contains(d.ruleNote.Text, "every Bash call") {
+		t.Errorf("note for a bare Bash: %q", d.ruleNote.Text)
+	}
+	h.c.Focus(d.allowOnce)
+	typeRunes(h.c, "2")
+	if got := answer(t, res); got.Action != app.AllowAlways || got.Rule != "Bash" {
+		t.Errorf("got %+v", got)
+	}
+}
+
+// What the CLI says about a question is honoured and shown.
+func TestAskDialogHonoursTheCLIsFlags(t *testing.T) {
+	t.Run("suppress always", func(t *testing.T) {
+		h := newHarness(t)
+		res := openAsk(t, h, app.Question{Tool: "Bash", Command: "ls", Rule: "Bash(ls)", NoPersistent: true, Folder: "/tmp"})
+		texts := strings.Join(allText(h.c.Overlays().Top()), "\n")
+		if strings.Contains(texts, "Always allow") || strings.Contains(texts, "Keep it for") {
+			t.Errorf("persistent options shown: %s", texts)
+		}
+		typeRunes(h.c, "2") // nothing: there is no always
+		select {
+		case got := <-res:
+			t.Fatalf("2 answered %+v", got)
+		default:
+		}
+		typeRunes(h.c, "4")
+		if got := answer(t, res); got.Action != app.GrantFolder || got.Scope != app.ScopeOnce {
+			t.Errorf("folder grant %+v, want for this session only", got)
+		}
+	})
+	t.Run("default to no", func(t *testing.T) {
+		h := newHarness(t)
+		res := openAsk(t, h, app.Question{Tool: "Bash", Command: "ls", Rule: "Bash(ls)", DefaultToNo: true})
+		if h.c.Focused() != currentAsk(h).deny {
+			t.Errorf("focus on %T, want Deny", h.c.Focused())
+		}
+		typeRunes(h.c, "1")
+		select {
+		case got := <-res:
+			t.Fatalf("1 answered %+v", got)
+		default:
+		}
+		press(h.c, fyne.KeyReturn)
+		if got := answer(t, res); got.Action != app.Deny {
+			t.Errorf("Enter gave %v, want deny", got.Action)
+		}
+	})
+	t.Run("deliberate", func(t *testing.T) {
+		h := newHarness(t)
+		res := openAsk(t, h, app.Question{Tool: "Bash", Command: "ls", Rule: "Bash(ls)", Deliberate: true, AgentID: "agent-7",
+			MatchedAskRule: "Bash(ls:*) in projectSettings", Reason: "asked"})
+		texts := strings.Join(allText(h.c.Overlays().Top()), "\n")
+		for _, want := range []string{"A subagent asks (agent-7)", "Bash(ls:*) in projectSettings", "deliberate"} {
+			if !strings.Contains(texts, want) {
+				t.Errorf("dialog does not say %q", want)
+			}
+		}
+		typeRunes(h.c, "13")
+		select {
+		case got := <-res:
+			t.Fatalf("a digit answered %+v", got)
+		default:
+		}
+		press(h.c, fyne.KeyReturn) // the focused Allow once button: a deliberate act
+		if got := answer(t, res); got.Action != app.AllowOnce {
+			t.Errorf("got %v", got.Action)
+		}
+	})
+}

@@ -138,9 +138,14 @@ func (mw *MainWindow) build() {
 	mw.modeLbl.TextStyle.Bold = true
 	mw.modeLbl.Wrapping = fyne.TextWrapWord
 	mw.modeLbl.Hide()
+	// The wrappers are shown and hidden with their labels, so a default
+	// mode takes no room at all.
 	mw.modeBar = container.NewVBox(
 		container.NewStack(canvas.NewRectangle(tint(theme.ColorNameError, 40)), container.NewPadded(mw.dangerLbl)),
 		container.NewPadded(mw.modeLbl))
+	mw.modeBar.Objects[0].Hide()
+	mw.modeBar.Objects[1].Hide()
+	mw.modeBar.Hide()
 
 	buttons := container.NewVBox(mw.sendBtn, mw.stopBtn)
 	promptRow := container.NewBorder(nil, nil, nil, buttons, mw.prompt)
@@ -202,10 +207,17 @@ func (mw *MainWindow) refresh() {
 		mw.dangerLbl.Hide()
 		mw.modeLbl.Hide()
 	}
-	if mw.dangerLbl.Visible() {
-		mw.modeBar.Objects[0].Show()
+	for i, l := range []*widget.Label{mw.dangerLbl, mw.modeLbl} {
+		if l.Visible() {
+			mw.modeBar.Objects[i].Show()
+		} else {
+			mw.modeBar.Objects[i].Hide()
+		}
+	}
+	if mw.dangerLbl.Visible() || mw.modeLbl.Visible() {
+		mw.modeBar.Show()
 	} else {
-		mw.modeBar.Objects[0].Hide()
+		mw.modeBar.Hide()
 	}
 	if len(mw.tr.entries) > 0 {
 		mw.emptyHint.Hide()
