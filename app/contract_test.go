@@ -5,6 +5,7 @@ package app_test
 // HOME and working folder, so they run in parallel.
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/latch-app/latch/app"
 	"github.com/latch-app/latch/app/fakeapi"
+	"github.com/latch-app/latch/core/grants"
 )
 
 // untilToolResult answers "done." once the CLI reports a tool result, and
@@ -462,5 +464,54 @@ func TestContractLiveDenyAndStop(t *testing.T) {
 	}
 	if !strings.Contains(text(r.surf.Events()), "Fine, nothing made.") {
 		t.Error("the next answer was not shown")
+	}
+}
+
+// A revoke takes effect before the next tool call: Write is allowed always
+// for the project, the rule is removed from the file (as Preferences,
+// `latch grants revoke` or a hand edit do), and the next Write asks again,
+// in the same running CLI, which still had the rule cached.
+func TestContractRevokeAsksAgain(t *testing.T) {
+	r := newRig(t)
+	r.surf.ask = func(q app.Question) app.Decision {
+		return app.Decision{Action: app.AllowAlways, Scope: app.ScopeProject}
+	}
+	n := 0
+	r.api.Handle(func(req fakeapi.Request) (fakeapi.Reply, bool) {
+		if _, ok := req.LastToolResult(); ok {
+			return fakeapi.Say(fakeapi.Text("done.")), true
+		}
+		n++
+		return fakeapi.Say(fakeapi.Text("Writing."), fakeapi.ToolUse("Write", map[string]string{
+			"file_path": filepath.Join(r.work, fmt.Sprintf("w%d.txt", n)), "content": "x\n"})), true
+	})
+	r.send("write one")
+	qs := r.surf.Questions()
+	if len(qs) != 1 || qs[0].Rule != "Edit(/"+r.work+"/**)" {
+		t.Fatalf("questions %+v, want one offering Edit(/%s/**)", qs, r.work)
+	}
+	r.send("write two")
+	if n := len(r.surf.Questions()); n != 1 {
+		t.Fatalf("%d questions after the always, want still 1", n)
+	}
+	project := filepath.Join(r.work, ".claude", "settings.local.json")
+	if err := grants.NewStore(project).RemoveRules(qs[0].Rule); err != nil {
+		t.Fatal(err)
+	}
+	// Latch notices the file changed, and says so.
+	r.surf.wait(t, "the revoke to be noticed", func(evs []app.Event) bool {
+		for _, e := range ofKind(evs, app.EvNotice) {
+			if strings.Contains(e.Text, "no longer allows") {
+				return true
+			}
+		}
+		return false
+	})
+	r.send("write three")
+	if n := len(r.surf.Questions()); n != 2 {
+		t.Errorf("%d questions after the revoke, want 2: the third Write must ask", n)
+	}
+	if exists(filepath.Join(r.work, ".claude", "settings.local.json.latch-bak")) == false {
+		t.Error("no backup: the file was not written by Latch")
 	}
 }

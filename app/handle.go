@@ -60,6 +60,8 @@ func (s *Session) handle(p *proc, ev stream.Event, answers chan<- answer, done <
 		s.notice("Interrupted.")
 	case stream.KindControlRequest:
 		s.request(p, ev.Request, answers, done)
+	case stream.KindControlResponse:
+		s.layerAnswered(ev.Response)
 	case stream.KindControlCancel:
 		s.mu.Lock()
 		pa := s.pending[ev.RequestID]
@@ -177,12 +179,16 @@ func (s *Session) answer(p *proc, a answer) {
 			p.write(stream.Deny(a.reqID, "The folder could not be granted: "+err.Error(), false))
 			break
 		}
-		if _, _, err := saveGrants(Decision{Folders: []string{dir}, Scope: d.Scope, Force: true}, s.cfg.UserSettings, s.cfg.Workdir); err != nil {
+		_, _, err = saveGrants(Decision{Folders: []string{dir}, Scope: d.Scope, Force: true}, s.cfg.UserSettings, s.cfg.Workdir)
+		if err != nil {
 			s.fail("The folder was not saved", err.Error()+"\nIt is granted for this session only.")
 		}
-		s.mu.Lock()
-		s.extraDirs = dedupe(s.extraDirs, []string{dir})
-		s.mu.Unlock()
+		saved := err == nil && (d.Scope == ScopeUser || d.Scope == ScopeProject)
+		s.notice("Granted the folder " + VisibleLine(dir) + grantWhere(d.Scope, saved) + ".")
+		if s.grantRules(nil, []string{dir}, saved) {
+			p.write(stream.Allow(a.reqID, c.Input, nil))
+			break
+		}
 		p.write(stream.Allow(a.reqID, c.Input, []json.RawMessage{addDirsUpdate(dir, "session")}))
 	case Deny, DenyStop:
 		msg := strings.TrimSpace(d.Message)

@@ -115,21 +115,36 @@ func (s *Session) allowAlways(p *proc, reqID string, c *stream.CanUseTool, d Dec
 		p.write(stream.Allow(reqID, c.Input, nil))
 		return
 	}
+	saved := false
 	switch d.Scope {
 	case ScopeUser, ScopeProject:
 		where, err := s.saveRule(rule, d.Scope)
 		if err != nil {
 			s.fail("The rule was not saved", err.Error()+"\nIt is allowed for this session only.")
 		} else {
+			saved = true
 			s.notice("Saved " + VisibleLine(rule) + " to " + where + ".")
 		}
 	default:
 		s.notice("Allowed " + VisibleLine(rule) + " for this session.")
 	}
-	s.mu.Lock()
-	s.extraTools = dedupe(s.extraTools, []string{rule})
-	s.mu.Unlock()
+	if s.grantRules([]string{rule}, nil, saved) {
+		p.write(stream.Allow(reqID, c.Input, nil)) // the layer carries the rule already
+		return
+	}
+	// A CLI without the layer keeps the rule for its own life.
 	p.write(stream.Allow(reqID, c.Input, []json.RawMessage{addRulesUpdate(rule, "session")}))
+}
+
+// grantWhere says where a grant went, for a notice.
+func grantWhere(scope Scope, saved bool) string {
+	switch {
+	case saved && scope == ScopeProject:
+		return " in this project's settings"
+	case saved && scope == ScopeUser:
+		return " in your user settings"
+	}
+	return " for this session"
 }
 
 // saveRule writes rule to the settings file of scope and says which.

@@ -35,8 +35,12 @@ func TestAlwaysAllowProjectScope(t *testing.T) {
 			}
 			r.send("make x")
 			evs := r.surf.waitIdle(t, 1)
-			if !strings.Contains(r.file("stdin", 1), `"destination":"session"`) || strings.Contains(r.file("stdin", 1), "localSettings") {
-				t.Errorf("the CLI was asked to write a settings file: %s", r.file("stdin", 1))
+			stdin := r.file("stdin", 1)
+			if strings.Contains(stdin, "localSettings") || strings.Contains(stdin, "userSettings") {
+				t.Errorf("the CLI was asked to write a settings file: %s", stdin)
+			}
+			if !strings.Contains(stdin, `"apply_flag_settings","settings":{"permissions":{"allow":["Bash(touch x.txt)"]`) {
+				t.Errorf("the running CLI was not given the rule: %s", stdin)
 			}
 			b, _ := os.ReadFile(filepath.Join(r.work, ".claude", "settings.local.json"))
 			if outside {
@@ -101,5 +105,35 @@ func TestAddDirsAreResolved(t *testing.T) {
 	}
 	if strings.Count(argv, target+"\n") != 1 {
 		t.Errorf("the same folder is passed twice:\n%s", argv)
+	}
+}
+
+// A CLI that does not take apply_flag_settings gets grants the older way:
+// in the answer for its own life, then on the command line of a resumed
+// process.
+func TestGrantsWithoutFlagLayer(t *testing.T) {
+	refuse := `print {"type":"control_response","response":{"subtype":"error","request_id":"latch_flags_1","error":"Unsupported control request subtype: apply_flag_settings"}}`
+	first := strings.Join([]string{`wait "latch_flags_1"`, refuse, `wait "user"`, initLine, bashUse, bashAsk, `wait "control_response"`, resultLine, "waiteof"}, "\n")
+	second := strings.Join([]string{`wait "user"`, initLine, resultLine, "waiteof"}, "\n")
+	r := newRig(t, Config{}, first, second)
+	r.surf.ask = func(context.Context, Question) Decision {
+		return Decision{Action: AllowAlways, Rule: "Bash(touch x.txt)", Scope: ScopeOnce}
+	}
+	r.send("make x")
+	evs := r.surf.waitIdle(t, 1)
+	if !strings.Contains(r.file("stdin", 1), `"updatedPermissions":[{"behavior":"allow","destination":"session"`) {
+		t.Errorf("the answer does not carry the session rule: %s", r.file("stdin", 1))
+	}
+	said := false
+	for _, e := range find(evs, EvNotice) {
+		said = said || strings.Contains(e.Text, "cannot take grants while it runs")
+	}
+	if !said {
+		t.Errorf("no notice of the older way:\n%s", dump(evs))
+	}
+	r.send("again")
+	r.surf.waitIdle(t, 2)
+	if argv := strings.Join(r.argv(2), " "); !strings.Contains(argv, "--allowedTools Bash(touch x.txt)") || !strings.Contains(argv, "--resume=") {
+		t.Errorf("the resumed process does not carry the grant: %s", argv)
 	}
 }

@@ -74,7 +74,8 @@ type Session struct {
 	stopping    bool
 	killTimer   *time.Timer
 	pending     map[string]*pendingAsk
-	asks        askLine // live questions, one at a time in request order
+	asks        askLine    // live questions, one at a time in request order
+	layer       grantLayer // grants in force in the running CLI (layer.go)
 	lastTotal   float64
 	sessCost    float64
 	sessIn      int
@@ -262,6 +263,8 @@ func (s *Session) applyConfigLocked() *proc {
 // turn runs one prompt and then the grant-and-retry rounds it needs.
 func (s *Session) turn(prompt string) {
 	defer s.idle()
+	s.watchGrants()
+	s.SyncGrants() // a settings file edited since the last prompt counts now
 	msg := prompt
 	for round := 1; ; round++ {
 		res := s.runOnce(msg)
@@ -294,18 +297,24 @@ func (s *Session) turn(prompt string) {
 		if len(rules)+len(dirs) == 0 {
 			return
 		}
-		s.mu.Lock()
-		s.extraTools = dedupe(s.extraTools, rules)
-		s.extraDirs = dedupe(s.extraDirs, dirs)
-		live := s.live
-		s.live = nil
-		s.mu.Unlock()
-		// New grants go on the command line: the live process makes way
-		// for one resumed with them.
-		if live != nil {
-			live.stop(3 * time.Second)
+		saved := err == nil && (d.Scope == ScopeUser || d.Scope == ScopeProject)
+		if s.grantRules(rules, dirs, saved) {
+			// The running CLI has them now: the retry goes to the same process.
+			s.notice("Granted " + VisibleLine(strings.Join(append(rules, dirs...), ", ")) + grantWhere(d.Scope, saved) + ". Retrying…")
+		} else {
+			s.mu.Lock()
+			s.extraTools = dedupe(s.extraTools, rules)
+			s.extraDirs = dedupe(s.extraDirs, dirs)
+			live := s.live
+			s.live = nil
+			s.mu.Unlock()
+			// New grants go on the command line: the live process makes
+			// way for one resumed with them.
+			if live != nil {
+				live.stop(3 * time.Second)
+			}
+			s.notice("Granted " + VisibleLine(strings.Join(append(rules, dirs...), ", ")) + grantWhere(d.Scope, saved) + ". Resuming the session…")
 		}
-		s.notice("Granted " + strings.Join(append(rules, dirs...), ", ") + ". Resuming the session…")
 		msg = RetryMessage
 		s.surf.Show(Event{Kind: EvPrompt, Text: msg})
 	}
@@ -322,6 +331,10 @@ func (s *Session) idle() {
 	if !s.closed {
 		s.state = Idle
 		retired = s.applyConfigLocked()
+		if retired == nil && s.layer.retire && s.live != nil {
+			retired, s.live = s.live, nil // grants taken back need a new process
+		}
+		s.layer.retire = false
 	}
 	s.mu.Unlock()
 	if retired != nil {
@@ -445,6 +458,7 @@ func (s *Session) process() (*proc, error) {
 		p.stop(time.Second)
 		return nil, ErrClosed
 	}
+	s.sendLayer(true) // this session's grants before its first prompt; tells whether it takes them
 	return p, nil
 }
 
@@ -470,13 +484,13 @@ func writeInstruction() (string, error) {
 func (s *Session) allowedTools() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return dedupe(s.cfg.AllowedTools, s.extraTools)
+	return dedupe(s.cfg.AllowedTools, s.extraTools, s.layer.sessRules, s.layer.savedRules)
 }
 
 func (s *Session) dirs() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.dirsLocked()
+	return dedupe(s.dirsLocked(), s.layer.sessDirs, s.layer.savedDirs)
 }
 
 // dirsLocked: the working folder and the temp folder are trusted on every run.

@@ -292,9 +292,10 @@ func TestLiveAnswers(t *testing.T) {
 		userDen bool
 	}{
 		{"allow once", Decision{Action: AllowOnce}, []string{`"behavior":"allow"`, `"updatedInput":{"command":"touch x.txt"}`}, false},
-		// Latch saves the rule itself; the CLI keeps it for the session only.
+		// Latch saves the rule itself and puts it in the CLI's flag layer
+		// (TestAlwaysAllowProjectScope); the answer just allows.
 		{"allow always for the project", Decision{Action: AllowAlways, Rule: "Bash(touch x.txt)", Scope: ScopeProject},
-			[]string{`"behavior":"allow"`, `"destination":"session"`, `"ruleContent":"touch x.txt"`}, false},
+			[]string{`"behavior":"allow"`}, false},
 		{"deny with words", Decision{Action: Deny, Message: "not now"}, []string{`"behavior":"deny"`, `"message":"not now"`}, true},
 		{"deny default words", Decision{Action: Deny}, []string{`"message":"Denied in Latch."`}, true},
 		{"deny and stop", Decision{Action: DenyStop}, []string{`"behavior":"deny"`, `"interrupt":true`}, true},
@@ -349,8 +350,8 @@ func TestAlwaysAllowUserScopeSavesRule(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), `"Bash(touch x.txt)"`) {
 		t.Fatalf("user settings = %s, %v", b, err)
 	}
-	if !strings.Contains(r.file("stdin", 1), `"destination":"session"`) {
-		t.Error("the CLI was not told to allow the rule for this session")
+	if !strings.Contains(r.file("stdin", 1), `"subtype":"apply_flag_settings","settings":{"permissions":{"allow":["Bash(touch x.txt)"]`) {
+		t.Error("the running CLI was not given the rule")
 	}
 }
 

@@ -148,3 +148,33 @@ func Success(requestID string, response any) []byte {
 	return line1(controlResponseLine{Type: "control_response",
 		Response: responseBody{Subtype: "success", RequestID: requestID, Response: response}})
 }
+
+// FlagPermissions is the "permissions" object of an apply_flag_settings
+// request. The CLI replaces its whole flag-settings layer with it, so an
+// entry left out is an entry revoked. Slices are sent as [] when empty.
+type FlagPermissions struct {
+	Allow                 []string `json:"allow"`
+	Ask                   []string `json:"ask"`
+	AdditionalDirectories []string `json:"additionalDirectories"`
+}
+
+type flagSettingsRequest struct {
+	Subtype  string `json:"subtype"`
+	Settings struct {
+		Permissions FlagPermissions `json:"permissions"`
+	} `json:"settings"`
+}
+
+// ApplyFlagSettings sets the running CLI's flag-settings layer (CLI 2.1.328
+// and later; older ones answer with an error). It takes effect for the next
+// permission check, without a restart.
+func ApplyFlagSettings(requestID string, p FlagPermissions) []byte {
+	r := flagSettingsRequest{Subtype: "apply_flag_settings"}
+	for _, l := range []*[]string{&p.Allow, &p.Ask, &p.AdditionalDirectories} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
+	r.Settings.Permissions = p
+	return line1(controlRequestLine{Type: "control_request", RequestID: requestID, Request: r})
+}

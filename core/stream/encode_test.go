@@ -127,3 +127,11 @@ func TestCanUseToolFlags(t *testing.T) {
 		t.Errorf("second %+v", got[1])
 	}
 }
+
+func TestApplyFlagSettings(t *testing.T) {
+	got := string(ApplyFlagSettings("latch_flags_1", FlagPermissions{Allow: []string{"Bash(ls)"}, AdditionalDirectories: []string{"/srv/x"}}))
+	want := `{"type":"control_request","request_id":"latch_flags_1","request":{"subtype":"apply_flag_settings","settings":{"permissions":{"allow":["Bash(ls)"],"ask":[],"additionalDirectories":["/srv/x"]}}}}` + "\n"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
