@@ -2,7 +2,6 @@ package grants
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,14 +11,15 @@ import (
 )
 
 // onlyEdited checks that after differs from before in one contiguous
-// region, and that region lies inside the value at path (the edited array,
-// or a null it replaced) or is a pure insertion.
+// region, and that region lies inside the honoured value at path (the
+// edited array, or a null it replaced), is a pure insertion, or, when the
+// edit dropped a key on path, lies inside the object that held it.
 func onlyEdited(before, after []byte, path []string) error {
 	if bytes.Equal(before, after) {
 		return nil
 	}
-	if !json.Valid(trimBOM(after)) {
-		return fmt.Errorf("result is not valid JSON:\n%s", after)
+	if checkObject("after", after) != nil {
+		return fmt.Errorf("result is not a valid JSON object:\n%s", after)
 	}
 	n := min(len(before), len(after))
 	p := 0
@@ -37,19 +37,25 @@ func onlyEdited(before, after []byte, path []string) error {
 	if blank(before) {
 		return nil // a blank file is replaced by a new document
 	}
-	obj := rootObject(before)
+	// held is the value of before that holds the region: the array at
+	// path, or the object that held the first key on path that after lacks.
+	held := rootObject(before)
+	later := rootObject(after)
 	for _, key := range path {
-		obj = obj.Get(key)
-		if !obj.Exists() {
+		if later.Exists() && !honoured(later, key).Exists() {
+			break // after dropped key from held
+		}
+		held, later = honoured(held, key), honoured(later, key)
+		if !held.Exists() {
 			return fmt.Errorf("bytes %d..%d changed although %v did not exist", start, end, path)
 		}
-		if obj.Type == gjson.Null {
+		if held.Type == gjson.Null {
 			break
 		}
 	}
-	if start < obj.Index || end > obj.Index+len(obj.Raw) {
+	if start < held.Index || end > held.Index+len(held.Raw) {
 		return fmt.Errorf("bytes %d..%d changed, outside %v at %d..%d:\nbefore %q\nafter  %q",
-			start, end, path, obj.Index, obj.Index+len(obj.Raw), before, after)
+			start, end, path, held.Index, held.Index+len(held.Raw), before, after)
 	}
 	return nil
 }
@@ -66,6 +72,16 @@ func copyTestdata(t *testing.T, name string) (string, []byte) {
 		t.Fatal(err)
 	}
 	return path, data
+}
+
+// writeSettings puts data into a fresh folder as settings.json.
+func writeSettings(t *testing.T, data string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 func readFile(t *testing.T, path string) []byte {

@@ -7,12 +7,15 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
-	"github.com/tidwall/sjson"
 )
 
-// This file edits JSON text in place. gjson locates values (with their byte
-// offsets), sjson replaces an existing value, and new keys are inserted by
-// hand: sjson appends them unindented and drops the file's final newline.
+// This file edits JSON text in place. gjson locates values with their byte
+// offsets; edits splice the text at those offsets, so no other byte moves.
+//
+// A key may appear twice in one object. Claude Code reads settings with
+// JSON.parse, where the last occurrence wins, so Latch reads and edits the
+// last one (honoured) and leaves the others as they are. gjson's Get, and
+// sjson, would pick the first.
 
 // style is how a file lays out its JSON, so inserted text looks hand-written.
 type style struct {
@@ -153,19 +156,30 @@ func insertMember(data []byte, obj gjson.Result, isRoot bool, st style, key stri
 	return splice(data, open+1, open+1, ins)
 }
 
-// replaceValue swaps the existing value cur at path for raw, and proves that
-// no byte outside it moved.
+// replaceValue swaps the existing value cur for raw; path names it in
+// messages.
 func replaceValue(data []byte, path []string, cur gjson.Result, raw string) ([]byte, error) {
-	out, err := sjson.SetRawBytes(data, strings.Join(path, "."), []byte(raw))
-	if err != nil {
-		return nil, err
-	}
 	start, end := cur.Index, cur.Index+len(cur.Raw)
-	if len(out) != len(data)-(end-start)+len(raw) || !bytes.Equal(out[:start], data[:start]) ||
-		string(out[start:start+len(raw)]) != raw || !bytes.Equal(out[start+len(raw):], data[end:]) {
-		return nil, fmt.Errorf("refusing an edit of %s that would touch other bytes", strings.Join(path, "."))
+	if start < 0 || end > len(data) || string(data[start:end]) != cur.Raw {
+		return nil, fmt.Errorf("refusing an edit of %s at a position that does not hold it", strings.Join(path, "."))
 	}
-	return out, nil
+	return splice(data, start, end, raw), nil
+}
+
+// honoured is the value of the last member named key in obj (compared
+// unescaped), the one JSON.parse keeps; it does not exist when obj has no
+// such member.
+func honoured(obj gjson.Result, key string) gjson.Result {
+	var v gjson.Result
+	if obj.IsObject() {
+		obj.ForEach(func(k, val gjson.Result) bool {
+			if k.String() == key {
+				v = val
+			}
+			return true
+		})
+	}
+	return v
 }
 
 // located is the result of walking path in a document.
@@ -180,7 +194,7 @@ func locate(file string, data []byte, path []string, leafKind string) (located, 
 	root := rootObject(data)
 	l := located{root: root, parent: root}
 	for i, key := range path {
-		cur := l.parent.Get(key)
+		cur := honoured(l.parent, key)
 		l.depth, l.cur = i, cur
 		if !cur.Exists() || cur.Type == gjson.Null {
 			return l, nil
@@ -234,15 +248,32 @@ func setAt(data []byte, l located, path []string, st style, value func(ind strin
 // addStrings appends the items not yet present to the string array at path,
 // creating the array (and the objects above it) when missing.
 func addStrings(file string, data []byte, path []string, items []string) ([]byte, error) {
+	out, added, filled, err := addStringsAs(file, data, path, items, false)
+	if err == nil && filled {
+		if orig := undoAdd(file, out, path, added); orig != nil && !bytes.Equal(orig, data) {
+			// The person's empty array or object sits where Latch would
+			// create one; laid out like a new one, a revoke would take it
+			// away instead of giving back their "[]" or "{}".
+			out, _, _, err = addStringsAs(file, data, path, items, true)
+		}
+	}
+	return out, err
+}
+
+// addStringsAs does the work of addStrings and returns the items it added.
+// filled reports that it filled an existing empty array, or an existing
+// empty object below the top level; oneLine then writes what goes into it
+// on one line.
+func addStringsAs(file string, data []byte, path []string, items []string, oneLine bool) (out []byte, added []string, filled bool, err error) {
 	if blank(data) {
 		data = newDocument()
 	}
 	if err := checkObject(file, data); err != nil {
-		return nil, err
+		return nil, nil, false, err
 	}
 	l, err := locate(file, data, path, "array")
 	if err != nil {
-		return nil, err
+		return nil, nil, false, err
 	}
 	st := detectStyle(data, l.root)
 	var elems []gjson.Result
@@ -255,34 +286,133 @@ func addStrings(file string, data []byte, path []string, items []string) ([]byte
 			have[e.String()] = true
 		}
 	}
-	var add []string
 	for _, it := range items {
 		if !have[it] {
 			have[it] = true
-			add = append(add, it)
+			added = append(added, it)
 		}
 	}
-	if len(add) == 0 {
-		return data, nil
+	if len(added) == 0 {
+		return data, nil, false, nil
+	}
+	array := func(ind string, inline bool) string { return st.array(added, ind, inline) }
+	switch {
+	case l.found && len(elems) == 0:
+		filled = true
+		if oneLine {
+			out, err = replaceValue(data, path, l.cur, array("", true))
+			return out, added, filled, err
+		}
+	case !l.cur.Exists() && l.parent.Index != l.root.Index && memberCount(l.parent) == 0:
+		filled = true
+		if oneLine {
+			out, err = replaceValue(data, path[:l.depth], l.parent, st.nest(path[l.depth:], array, "", true))
+			return out, added, filled, err
+		}
 	}
 	if len(elems) == 0 {
-		return setAt(data, l, path, st, func(ind string, inline bool) string { return st.array(add, ind, inline) })
+		out, err = setAt(data, l, path, st, array)
+		return out, added, filled, err
 	}
-	// Append after the last element, separated the way the last two are.
+	// Append after the last element, separated the way the last two are,
+	// or as the first one is from "[", or as the file spaces a list.
 	arr := l.cur
 	last := elems[len(elems)-1]
 	lastEnd := last.Index + len(last.Raw)
 	sep := "," + string(data[arr.Index+1:elems[0].Index])
+	if sep == "," {
+		sep = st.sep()
+	}
 	if n := len(elems); n >= 2 {
 		sep = string(data[elems[n-2].Index+len(elems[n-2].Raw) : last.Index])
 	}
 	var b strings.Builder
 	b.Write(data[arr.Index:lastEnd])
-	for _, it := range add {
+	for _, it := range added {
 		b.WriteString(sep + quote(it))
 	}
 	b.Write(data[lastEnd : arr.Index+len(arr.Raw)])
-	return replaceValue(data, path, arr, b.String())
+	out, err = replaceValue(data, path, arr, b.String())
+	return out, added, false, err
+}
+
+// undoAdd returns the file that adding items to the array at path would
+// have turned into data, when that file lacks the array's key, or the
+// object above it when the object holds nothing else; nil when there is
+// none. A removal that empties an array gives back that file, so that
+// revoking what Latch added restores the bytes from before the add.
+//
+// The file alone cannot always tell what the add started from, so ties go
+// to the likelier file: no key rather than an empty one (addStrings avoids
+// most of these ties; see there), "{}" rather than "{\n}", and "{}\n"
+// rather than a blank file, which is not JSON. A candidate is kept only
+// when adding the items to it gives back data byte for byte, so a key that
+// occurs twice, a layout Latch does not write, or an escaped entry is never
+// dropped: its array becomes "[]".
+func undoAdd(file string, data []byte, path []string, items []string) []byte {
+	objs := []gjson.Result{rootObject(data)} // objs[d] holds path[d]
+	for _, key := range path {
+		objs = append(objs, honoured(objs[len(objs)-1], key))
+	}
+	for d := range path {
+		// Dropping path[d] loses nothing but the array when each object
+		// below it holds that one member.
+		sole := true
+		for _, o := range objs[d+1 : len(path)] {
+			sole = sole && memberCount(o) == 1
+		}
+		if !sole {
+			continue
+		}
+		for _, cand := range memberDeletions(data, objs[d], path[d]) {
+			for _, oneLine := range []bool{false, true} {
+				out, _, filled, err := addStringsAs(file, cand, path, items, oneLine)
+				if err == nil && bytes.Equal(out, data) {
+					return cand
+				}
+				if !filled {
+					break
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// memberDeletions returns data without the member named key, when that is
+// the last member of obj, in each way insertMember could have added it:
+// after a comma, or as the only member with or without the line break that
+// insertMember puts before the closing brace.
+func memberDeletions(data []byte, obj gjson.Result, key string) [][]byte {
+	var prevEnd, valEnd = -1, -1
+	var lastKey string
+	obj.ForEach(func(k, v gjson.Result) bool {
+		prevEnd, valEnd, lastKey = valEnd, v.Index+len(v.Raw), k.String()
+		return true
+	})
+	if valEnd < 0 || lastKey != key {
+		return nil
+	}
+	cut := func(start, end int) []byte { return splice(data, start, end, "") }
+	if prevEnd >= 0 {
+		return [][]byte{cut(prevEnd, valEnd)}
+	}
+	open := obj.Index
+	var out [][]byte
+	base := lineIndent(data, open)
+	for _, nl := range []string{"\r\n", "\n"} {
+		if bytes.HasPrefix(data[valEnd:], []byte(nl+base)) {
+			out = append(out, cut(open+1, valEnd+len(nl+base)))
+			break
+		}
+	}
+	return append(out, cut(open+1, valEnd))
+}
+
+func memberCount(obj gjson.Result) int {
+	n := 0
+	obj.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+	return n
 }
 
 // removeStrings drops the string elements of the array at path that match.
@@ -310,6 +440,13 @@ func removeStrings(file string, data []byte, path []string, match func(string) b
 		return data, nil
 	}
 	if len(keep) == 0 {
+		removed := make([]string, len(elems))
+		for i, e := range elems {
+			removed[i] = e.String()
+		}
+		if orig := undoAdd(file, data, path, removed); orig != nil {
+			return orig, nil
+		}
 		return replaceValue(data, path, l.cur, "[]")
 	}
 	end := func(i int) int { return elems[i].Index + len(elems[i].Raw) }
@@ -327,10 +464,11 @@ func removeStrings(file string, data []byte, path []string, match func(string) b
 	return replaceValue(data, path, arr, b.String())
 }
 
-// stringsAt reads the string elements of the array at path of validated data.
+// stringsAt reads the string elements of the honoured array named key in
+// obj, a value of validated data.
 func stringsAt(obj gjson.Result, key string) []string {
 	out := []string{}
-	v := obj.Get(key)
+	v := honoured(obj, key)
 	if v.IsArray() {
 		v.ForEach(func(_, e gjson.Result) bool {
 			if e.Type == gjson.String {

@@ -31,9 +31,12 @@ func ReadDirRule(dir string) string {
 	return Rule("Read", "/"+dir+"/**")
 }
 
-// ValidRule rejects what Claude Code would not read as a rule: empty text,
-// stray whitespace or control characters, a bad tool name, empty or
-// unbalanced parentheses.
+// ValidRule rejects what Claude Code would not read as a rule, and what it
+// reads as something else: empty text, stray whitespace or control
+// characters, a bad tool name, empty parentheses. Claude Code takes the
+// content from the first "(" to the last ")", which must end the rule and
+// must not be escaped by a backslash; parentheses inside need not balance,
+// as in Bash(grep -n "eval\(" src/*.py) or Bash(touch "z)" last.txt).
 func ValidRule(rule string) error {
 	bad := func(why string) error { return fmt.Errorf("invalid rule %q: %s", rule, why) }
 	if strings.TrimSpace(rule) == "" {
@@ -52,27 +55,15 @@ func ValidRule(rule string) error {
 	if !hasContent {
 		return nil
 	}
-	if !strings.HasSuffix(content, ")") {
+	content, closed := strings.CutSuffix(content, ")")
+	if !closed {
 		return bad("missing the closing parenthesis")
 	}
-	content = content[:len(content)-1]
+	if slash := len(content) - len(strings.TrimRight(content, `\`)); slash%2 == 1 {
+		return bad(`the closing parenthesis is escaped by a backslash; end the rule with ")"`)
+	}
 	if strings.TrimSpace(content) == "" {
 		return bad("empty parentheses; use the bare tool name to allow all of it")
-	}
-	depth := 0
-	for _, r := range content {
-		switch r {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		}
-		if depth < 0 {
-			break
-		}
-	}
-	if depth != 0 {
-		return bad("unbalanced parentheses")
 	}
 	return nil
 }

@@ -30,8 +30,9 @@ var (
 	dirsPath  = []string{"permissions", "additionalDirectories"}
 )
 
-// Read returns the permissions in the file. A missing or blank file, or
-// missing keys, read as empty; malformed JSON is a *SyntaxError.
+// Read returns the permissions in the file as Claude Code reads them: of
+// keys that appear twice, the last. A missing or blank file, or missing
+// keys, read as empty; malformed JSON is a *SyntaxError.
 func (s *Store) Read() (Permissions, error) {
 	p := Permissions{Allow: []string{}, Deny: []string{}, Ask: []string{}, AdditionalDirectories: []string{}}
 	data, err := os.ReadFile(s.Path)
@@ -44,7 +45,7 @@ func (s *Store) Read() (Permissions, error) {
 	if err := checkObject(s.Path, data); err != nil {
 		return p, err
 	}
-	perms := rootObject(data).Get("permissions")
+	perms := honoured(rootObject(data), "permissions")
 	if !perms.IsObject() {
 		return p, nil
 	}
@@ -52,7 +53,7 @@ func (s *Store) Read() (Permissions, error) {
 	p.Deny = stringsAt(perms, "deny")
 	p.Ask = stringsAt(perms, "ask")
 	p.AdditionalDirectories = stringsAt(perms, "additionalDirectories")
-	if m := perms.Get("defaultMode"); m.Exists() {
+	if m := honoured(perms, "defaultMode"); m.Exists() {
 		p.DefaultMode = m.String()
 	}
 	return p, nil
@@ -93,7 +94,7 @@ func (s *Store) AddDirs(force bool, dirs ...string) error {
 		// An entry written by hand as "/a/b/", or through a link to it,
 		// already grants /a/b.
 		if !blank(data) && checkObject(s.Path, data) == nil {
-			have := stringsAt(rootObject(data).Get("permissions"), "additionalDirectories")
+			have := stringsAt(honoured(rootObject(data), "permissions"), "additionalDirectories")
 			add = slices.DeleteFunc(slices.Clone(real), func(c string) bool {
 				return slices.ContainsFunc(have, func(h string) bool { return slices.Contains(dirForms(h), c) })
 			})

@@ -40,8 +40,10 @@ func TestStoreEditsRealWorldFiles(t *testing.T) {
 			want: strings.Replace(readTestdata(t, "plugins.json"), "\"../docs/\"\n    ]", "\"../docs/\"\n    ],\n    \"allow\": [\n      \"Bash\"\n    ]", 1)},
 		{name: "plugins: add a dir", file: "plugins.json", op: "add-dir", args: []string{"$DIR"},
 			want: strings.Replace(readTestdata(t, "plugins.json"), "\"../docs/\"", "\"../docs/\",\n      \"$DIR\"", 1)},
+		// The emptied array is laid out as an add would have made it, so
+		// its key goes (see undoAdd).
 		{name: "plugins: remove a relative dir as written", file: "plugins.json", op: "remove-dir", args: []string{"../docs"},
-			wantDirs: []string{}},
+			wantDirs: []string{}, want: strings.Replace(readTestdata(t, "plugins.json"), ",\n    \"additionalDirectories\": [\n      \"../docs/\"\n    ]", "", 1)},
 		{name: "deep nesting: only the top-level allow", file: "deep.json", op: "allow", args: []string{"WebSearch"},
 			want: strings.Replace(readTestdata(t, "deep.json"), "\"allow\": [],", "\"allow\": [\n      \"WebSearch\"\n    ],", 1)},
 		{name: "unicode: revoke matches an escaped rule", file: "unicode.json", op: "revoke", args: []string{"Bash(npm run test:*)"},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -299,5 +300,79 @@ func TestReadOnlySettingsAreNotReplaced(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(settings); string(data) != content {
 		t.Errorf("file changed:\n%s", data)
+	}
+}
+
+// list shows what Claude Code honours: of keys that occur twice, the last;
+// rules whose parentheses do not balance; files nested 20,000 levels deep.
+func TestListShowsWhatClaudeCodeHonours(t *testing.T) {
+	tests := []struct {
+		file string
+		want listing // File is filled in
+	}{
+		{"dup_permissions.json", listing{Allow: []string{"Bash(npm run test:*)"}, Deny: []string{"Bash(rm -rf build)", "Read(./.env)"},
+			Ask: []string{}, AdditionalDirectories: []string{}}},
+		{"dup_keys.json", listing{Allow: []string{"Bash(git status)", "Bash(git diff:*)"}, Deny: []string{},
+			Ask: []string{"Bash(git push:*)"}, AdditionalDirectories: []string{"/srv/new"}}},
+		{"paren_rules.json", listing{Allow: []string{`Bash(grep -n "eval\(" src/*.py)`, `Bash(touch "z)" last.txt)`, `Bash(echo ')(')`},
+			Deny: []string{"Bash(rm -rf (*)"}, Ask: []string{}, AdditionalDirectories: []string{}}},
+		{"deep_20000.json", listing{Allow: []string{"Bash(ls)"}, Deny: []string{}, Ask: []string{}, AdditionalDirectories: []string{}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			e := setup(t)
+			settings := filepath.Join(e.claudeDir, "settings.json")
+			data, err := os.ReadFile(filepath.Join("..", "testdata", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(settings, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			code, out, stderr := runCLI(t, "list", "--json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var got listing
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatal(err)
+			}
+			tt.want.File = settings
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("list:\n got %+v\nwant %+v", got, tt.want)
+			}
+			// Allowing what is allowed already writes nothing.
+			if len(tt.want.Allow) > 0 {
+				if code, _, stderr := runCLI(t, append([]string{"allow"}, tt.want.Allow...)...); code != 0 {
+					t.Fatalf("allow: exit %d: %s", code, stderr)
+				}
+				if after, _ := os.ReadFile(settings); !bytes.Equal(after, data) {
+					t.Error("allowing rules already there changed the file")
+				}
+				if _, err := os.Stat(settings + ".latch-bak"); !os.IsNotExist(err) {
+					t.Error("allowing rules already there wrote a backup")
+				}
+			}
+		})
+	}
+}
+
+// allow then revoke, and add-dir then remove-dir, leave the file as it was.
+func TestUndoGivesBackTheFile(t *testing.T) {
+	e := setup(t)
+	settings := filepath.Join(e.claudeDir, "settings.json")
+	before := "{\n  \"model\": \"opus\",\n  \"hooks\": {\"Stop\": []}\n}\n"
+	if err := os.WriteFile(settings, []byte(before), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"allow", "Bash(npm run test:*)"}, {"add-dir", e.dir}, {"remove-dir", e.dir}, {"revoke", "Bash(npm run test:*)"},
+	} {
+		if code, _, stderr := runCLI(t, args...); code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr)
+		}
+	}
+	if after, _ := os.ReadFile(settings); string(after) != before {
+		t.Errorf("got %q\nwant %q", after, before)
 	}
 }
