@@ -136,8 +136,9 @@ func TestContractLiveDeny(t *testing.T) {
 				t.Errorf("the model was told %+v, want the error %q", tr, tc.want)
 			}
 			evs := r.surf.Events()
-			if call, ok := toolResult(evs, "touch denied.txt"); !ok || !call.IsError || call.Denial == "" || call.Grantable {
-				t.Errorf("tool result shown %+v, want a non-grantable denial", call)
+			// Not offered after the turn, but it can be granted later from its card.
+			if call, ok := toolResult(evs, "touch denied.txt"); !ok || !call.IsError || call.Denial != "denied by you" || !call.Grantable {
+				t.Errorf("tool result shown %+v, want a denial by you that can be granted later", call)
 			}
 			if n := len(r.surf.GrantRequests()); n != 0 {
 				t.Errorf("the person's own denial was offered as a grant (%d requests)", n)

@@ -21,6 +21,12 @@ func folderOf(path string) string {
 // grantRequest gathers a turn's grantable denials into one request: a tool
 // once per rule, a folder once per path, leaving out what is already allowed.
 func grantRequest(denials []stream.Denial, allowed, dirs []string, workdir string, round int) GrantRequest {
+	return grantRequestOf(denials, allowed, dirs, workdir, round, true)
+}
+
+// grantRequestOf is grantRequest; without grantableOnly it also offers
+// calls the person denied (a grant asked for later, from the transcript).
+func grantRequestOf(denials []stream.Denial, allowed, dirs []string, workdir string, round int, grantableOnly bool) GrantRequest {
 	r := GrantRequest{Round: round, Workdir: workdir}
 	haveTool := map[string]bool{}
 	for _, t := range allowed {
@@ -31,7 +37,7 @@ func grantRequest(denials []stream.Denial, allowed, dirs []string, workdir strin
 		haveDir[filepath.Clean(d)] = true
 	}
 	for _, d := range denials {
-		if !d.Class.Grantable() {
+		if grantableOnly && !d.Class.Grantable() {
 			continue
 		}
 		example := summarize(d.Tool, d.Input)

@@ -123,7 +123,16 @@ func (s *Session) toolResult(r *stream.ToolResult) {
 	tc := &ToolCall{ID: r.ToolUseID, Name: r.Tool, Summary: summarize(r.Tool, r.Input), Result: clip(r.Text, maxResultShown), IsError: r.IsError}
 	if r.Denial != nil {
 		tc.Denial = denialWords(r.Denial.Class)
-		tc.Grantable = r.Denial.Class.Grantable()
+		// Every refusal but a stop can be granted later, from its card.
+		tc.Grantable = r.Denial.Class != stream.Interrupted
+		d := *r.Denial
+		if d.ToolUseID == "" {
+			d.ToolUseID = r.ToolUseID
+		}
+		if d.Tool == "" {
+			d.Tool, d.Input = r.Tool, r.Input
+		}
+		s.noteDenial(&d)
 	}
 	s.surf.Show(Event{Kind: EvToolResult, Tool: tc})
 }
@@ -184,7 +193,13 @@ func (s *Session) answer(p *proc, a answer) {
 			s.fail("The folder was not saved", err.Error()+"\nIt is granted for this session only.")
 		}
 		saved := err == nil && (d.Scope == ScopeUser || d.Scope == ScopeProject)
-		s.notice("Granted the folder " + VisibleLine(dir) + grantWhere(d.Scope, saved) + ".")
+		file := ""
+		if saved {
+			if st, e := s.storeFor(d.Scope); e == nil {
+				file = st.Path
+			}
+		}
+		s.grantMade("Granted the folder "+VisibleLine(dir)+grantWhere(d.Scope, saved), nil, []string{dir}, file)
 		if s.grantRules(nil, []string{dir}, saved) {
 			p.write(stream.Allow(a.reqID, c.Input, nil))
 			break
@@ -196,6 +211,9 @@ func (s *Session) answer(p *proc, a answer) {
 			msg = DefaultDenyMessage
 		}
 		p.dec.MarkUserDenied(c.ToolUseID)
+		if msg != DefaultDenyMessage {
+			s.notice("Denied " + VisibleLine(c.ToolName) + ": " + VisibleLine(msg))
+		}
 		if d.Action == DenyStop {
 			s.mu.Lock()
 			s.stopping = true

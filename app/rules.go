@@ -121,12 +121,13 @@ func (s *Session) allowAlways(p *proc, reqID string, c *stream.CanUseTool, d Dec
 		where, err := s.saveRule(rule, d.Scope)
 		if err != nil {
 			s.fail("The rule was not saved", err.Error()+"\nIt is allowed for this session only.")
+			s.grantMade("Allowed "+VisibleLine(rule)+" for this session", []string{rule}, nil, "")
 		} else {
 			saved = true
-			s.notice("Saved " + VisibleLine(rule) + " to " + where + ".")
+			s.grantMade("Saved "+VisibleLine(rule)+" to "+where, []string{rule}, nil, where)
 		}
 	default:
-		s.notice("Allowed " + VisibleLine(rule) + " for this session.")
+		s.grantMade("Allowed "+VisibleLine(rule)+" for this session", []string{rule}, nil, "")
 	}
 	if s.grantRules([]string{rule}, nil, saved) {
 		p.write(stream.Allow(reqID, c.Input, nil)) // the layer carries the rule already

@@ -56,8 +56,8 @@ func TestAlwaysAllowProjectScope(t *testing.T) {
 				t.Errorf("project settings = %s", b)
 			}
 			saved := false
-			for _, e := range find(evs, EvNotice) {
-				saved = saved || strings.Contains(e.Text, "Saved Bash(touch x.txt) to "+filepath.Join(r.work, ".claude", "settings.local.json"))
+			for _, e := range find(evs, EvGrant) {
+				saved = saved || strings.Contains(e.Grant.Text, "Saved Bash(touch x.txt) to "+filepath.Join(r.work, ".claude", "settings.local.json"))
 			}
 			if !saved {
 				t.Errorf("no notice says where the rule was saved:\n%s", dump(evs))

@@ -76,6 +76,9 @@ type Session struct {
 	pending     map[string]*pendingAsk
 	asks        askLine    // live questions, one at a time in request order
 	layer       grantLayer // grants in force in the running CLI (layer.go)
+	grantLog    map[string]grantRecord
+	grantNo     int
+	denied      map[string]stream.Denial // refused calls that can be granted later
 	lastTotal   float64
 	sessCost    float64
 	sessIn      int
@@ -265,8 +268,13 @@ func (s *Session) turn(prompt string) {
 	defer s.idle()
 	s.watchGrants()
 	s.SyncGrants() // a settings file edited since the last prompt counts now
-	msg := prompt
-	for round := 1; ; round++ {
+	s.rounds(prompt, 1)
+}
+
+// rounds sends msg, then offers what the turn was refused and retries,
+// up to MaxRounds.
+func (s *Session) rounds(msg string, round int) {
+	for ; ; round++ {
 		res := s.runOnce(msg)
 		if res == nil || res.Turn == nil || s.isClosed() || s.isStopping() {
 			return
@@ -280,44 +288,60 @@ func (s *Session) turn(prompt string) {
 			return
 		}
 		req := grantRequest(denials, s.allowedTools(), s.dirs(), s.cfg.Workdir, round)
-		if req.empty() {
+		if req.empty() || !s.askAndGrant(req) {
 			return
-		}
-		s.setState(Asking)
-		d := s.surf.AskGrants(s.ctx, req)
-		s.setState(Running)
-		if d.Action != Grant || s.isClosed() {
-			s.notice("Nothing granted; the blocked tool calls stay undone.")
-			return
-		}
-		rules, dirs, err := saveGrants(d, s.cfg.UserSettings, s.cfg.Workdir)
-		if err != nil {
-			s.fail("Some grants were not saved", err.Error()+"\nWhat could be checked is granted for this session only.")
-		}
-		if len(rules)+len(dirs) == 0 {
-			return
-		}
-		saved := err == nil && (d.Scope == ScopeUser || d.Scope == ScopeProject)
-		if s.grantRules(rules, dirs, saved) {
-			// The running CLI has them now: the retry goes to the same process.
-			s.notice("Granted " + VisibleLine(strings.Join(append(rules, dirs...), ", ")) + grantWhere(d.Scope, saved) + ". Retrying…")
-		} else {
-			s.mu.Lock()
-			s.extraTools = dedupe(s.extraTools, rules)
-			s.extraDirs = dedupe(s.extraDirs, dirs)
-			live := s.live
-			s.live = nil
-			s.mu.Unlock()
-			// New grants go on the command line: the live process makes
-			// way for one resumed with them.
-			if live != nil {
-				live.stop(3 * time.Second)
-			}
-			s.notice("Granted " + VisibleLine(strings.Join(append(rules, dirs...), ", ")) + grantWhere(d.Scope, saved) + ". Resuming the session…")
 		}
 		msg = RetryMessage
-		s.surf.Show(Event{Kind: EvPrompt, Text: msg})
+		s.surf.Show(Event{Kind: EvPrompt, Text: msg, Auto: true})
 	}
+}
+
+// askAndGrant puts a grant request to the person and puts what they grant
+// in force: saved where they said, in the running CLI at once, or on the
+// command line of a resumed process. It reports whether anything was
+// granted.
+func (s *Session) askAndGrant(req GrantRequest) bool {
+	s.setState(Asking)
+	d := s.surf.AskGrants(s.ctx, req)
+	s.setState(Running)
+	if d.Action != Grant || s.isClosed() {
+		s.notice("Nothing granted; the blocked tool calls stay undone. “Grant…” on a refused call offers it again.")
+		return false
+	}
+	rules, dirs, err := saveGrants(d, s.cfg.UserSettings, s.cfg.Workdir)
+	if err != nil {
+		s.fail("Some grants were not saved", err.Error()+"\nWhat could be checked is granted for this session only.")
+	}
+	if len(rules)+len(dirs) == 0 {
+		return false
+	}
+	saved := err == nil && (d.Scope == ScopeUser || d.Scope == ScopeProject)
+	file := ""
+	if saved {
+		if st, e := s.storeFor(d.Scope); e == nil {
+			file = st.Path
+		}
+	}
+	what := VisibleLine(strings.Join(append(append([]string(nil), rules...), dirs...), ", "))
+	if file != "" {
+		s.grantMade("Saved "+what+" to "+file, rules, dirs, file)
+	} else {
+		s.grantMade("Allowed "+what+" for this session", rules, dirs, "")
+	}
+	if !s.grantRules(rules, dirs, saved) {
+		s.mu.Lock()
+		s.extraTools = dedupe(s.extraTools, rules)
+		s.extraDirs = dedupe(s.extraDirs, dirs)
+		live := s.live
+		s.live = nil
+		s.mu.Unlock()
+		// New grants go on the command line: the live process makes way
+		// for one resumed with them.
+		if live != nil {
+			live.stop(3 * time.Second)
+		}
+	}
+	return true
 }
 
 func (s *Session) idle() {

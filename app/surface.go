@@ -32,6 +32,7 @@ const (
 	EvTurnEnd                     // Turn: the turn ended
 	EvNotice                      // Text: something worth a line (retrying, resuming, interrupted)
 	EvError                       // Err: something failed; say what and what to do
+	EvGrant                       // Grant: a grant was made (with Undo) or undone
 )
 
 // Event is the one type that flows up from a Session to the UI.
@@ -43,6 +44,16 @@ type Event struct {
 	Turn    *TurnInfo
 	Status  *Status
 	Err     *ErrorInfo
+	Grant   *GrantInfo
+	// Auto marks an EvPrompt that Latch sent itself (the retry message).
+	Auto bool
+}
+
+// GrantInfo is one grant as the transcript shows it.
+type GrantInfo struct {
+	ID     string // for Session.Undo; the undo event carries the same ID
+	Text   string // "Saved Bash(npm test:*) to /w/.claude/settings.local.json"
+	Undone bool   // this event reports the grant taken back
 }
 
 // ToolCall is a tool call as the transcript shows it.
