@@ -127,7 +127,7 @@ func ruleParts(rule string) (tool, content string) {
 	if i < 0 || !strings.HasSuffix(rule, ")") {
 		return rule, ""
 	}
-	return rule[:i], rule[i+1 : len(rule)-1]
+	return rule[:i], unescapeContent(rule[i+1 : len(rule)-1])
 }
 
 // addRulesUpdate is the permission update that makes the CLI allow rule,

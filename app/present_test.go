@@ -75,6 +75,8 @@ func TestQuestion(t *testing.T) {
 			"", "", "Bash(npm test)"},
 		{"multi-line bash: no rule fits", stream.CanUseTool{ToolName: "Bash", Input: json.RawMessage(`{"command":"cat <<EOF\nx\nEOF"}`)},
 			"", "", ""},
+		{"parentheses and backslashes are escaped as Claude Code reads them", stream.CanUseTool{ToolName: "Bash", Input: json.RawMessage(`{"command":"grep -n \"eval\\(\" x"}`)},
+			"", "", `Bash(grep -n "eval\\\(" x)`},
 		{"webfetch: the domain", stream.CanUseTool{ToolName: "WebFetch", Input: json.RawMessage(`{"url":"https://docs.example.com/a?b"}`)},
 			"", "", "WebFetch(domain:docs.example.com)"},
 		{"other tools: their name", stream.CanUseTool{ToolName: "mcp__host__ping", Input: json.RawMessage(`{}`)},
