@@ -82,7 +82,7 @@ func sessionConfig(workdir string) (app.Config, error) {
 	return app.Config{
 		Workdir:         workdir,
 		Command:         argv,
-		AllowedTools:    grants.AllowedTools(cfg.BaselineTools, cfg.AllowedTools, nil),
+		AllowedTools:    grants.AllowedTools(cfg.Baseline(), cfg.AllowedTools, nil),
 		AddDirs:         cfg.AddDirs,
 		Prompts:         cfg.PermissionPrompts,
 		Experimental:    cfg.ExperimentalPermissionManagement,
@@ -92,15 +92,13 @@ func sessionConfig(workdir string) (app.Config, error) {
 	}, nil
 }
 
-// rememberWorkdir keeps the folder for the next start; a malformed config
-// is left alone (SaveConfig refuses to overwrite it).
+// rememberWorkdir keeps the folder for the next start. Only that key is
+// written; a malformed config is left alone (UpdateConfig refuses it).
 func rememberWorkdir(dir string) {
-	cfg, err := grants.LoadConfig()
-	if err != nil || cfg.LastWorkdir == dir {
+	if cfg, err := grants.LoadConfig(); err == nil && cfg.LastWorkdir == dir {
 		return
 	}
-	cfg.LastWorkdir = dir
-	_ = grants.SaveConfig(cfg)
+	_ = grants.UpdateConfig(func(c *grants.Config) { c.LastWorkdir = dir })
 }
 
 // checkCommand says at start, not at the first prompt, when the claude

@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// BaselineTools are allowed on every run through --allowedTools only; they
-// are never written to a settings file.
+// BaselineTools are pre-approved, when Config.Baseline says so, through
+// --allowedTools only; they are never written to a settings file.
 var BaselineTools = []string{"Bash", "Read", "Write", "Edit"}
 
 // AllowedTools is the --allowedTools list for one run: the baseline first

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/adrg/xdg"
@@ -21,19 +22,32 @@ const (
 	PromptsAfterTurn = "after_turn" // collect denials, ask after the turn
 )
 
+// Values of Config.GrantScope: where grants go, as last chosen in a
+// permission dialog.
+const (
+	GrantScopeSession = "session" // this session only, saved nowhere
+	GrantScopeProject = "project" // <workdir>/.claude/settings.local.json
+	GrantScopeUser    = "user"    // ~/.claude/settings.json
+)
+
 // Config is Latch's own per-machine config.
 type Config struct {
-	ClaudeCommand                    string   `json:"claude_command"`
-	AllowedTools                     []string `json:"allowed_tools"`
-	AddDirs                          []string `json:"add_dirs"`
-	BaselineTools                    bool     `json:"baseline_tools"`
-	PermissionPrompts                string   `json:"permission_prompts"`
-	ExperimentalPermissionManagement bool     `json:"experimental_permission_management"`
-	PhraseDetection                  bool     `json:"phrase_detection"`
-	DangerouslySkipPermissions       bool     `json:"dangerously_skip_permissions"`
-	LastWorkdir                      string   `json:"last_workdir"`
+	ClaudeCommand string   `json:"claude_command"`
+	AllowedTools  []string `json:"allowed_tools"`
+	AddDirs       []string `json:"add_dirs"`
+	// BaselineTools and BaselineToolsSet: use Baseline and SetBaseline.
+	BaselineTools                    bool   `json:"baseline_tools"`
+	BaselineToolsSet                 bool   `json:"baseline_tools_set"`
+	PermissionPrompts                string `json:"permission_prompts"`
+	ExperimentalPermissionManagement bool   `json:"experimental_permission_management"`
+	PhraseDetection                  bool   `json:"phrase_detection"`
+	DangerouslySkipPermissions       bool   `json:"dangerously_skip_permissions"`
+	GrantScope                       string `json:"grant_scope"`
+	LastWorkdir                      string `json:"last_workdir"`
 }
 
+// DefaultConfig is the config of a fresh install. BaselineTools is true
+// with no BaselineToolsSet: no choice made, the baseline follows the mode.
 func DefaultConfig() Config {
 	return Config{
 		ClaudeCommand:     "claude",
@@ -41,8 +55,32 @@ func DefaultConfig() Config {
 		AddDirs:           []string{},
 		BaselineTools:     true,
 		PermissionPrompts: PromptsLive,
+		GrantScope:        GrantScopeProject,
 	}
 }
+
+// Baseline reports whether a run pre-approves the baseline tools. Unless
+// the person chose, it follows the prompt mode: on after the turn, where
+// nothing can ask, off live, where Claude Code asks as in a terminal.
+//
+// A choice is baseline_tools_set (written when the toggle is changed in
+// Preferences), or baseline_tools false. Latch 0.1.0 wrote baseline_tools
+// in every save, true unless the person unticked it: its true is only the
+// old default and now follows the mode, while its false was a choice and
+// stays one, so an upgrade never turns on tools someone turned off.
+func (c Config) Baseline() bool {
+	if c.BaselineChosen() {
+		return c.BaselineTools
+	}
+	return c.PermissionPrompts == PromptsAfterTurn
+}
+
+// BaselineChosen reports whether the baseline is the person's choice
+// rather than the prompt mode's default.
+func (c Config) BaselineChosen() bool { return c.BaselineToolsSet || !c.BaselineTools }
+
+// SetBaseline records the person's choice, which then wins over the mode.
+func (c *Config) SetBaseline(on bool) { c.BaselineTools, c.BaselineToolsSet = on, true }
 
 // ConfigPath is $XDG_CONFIG_HOME/latch/config.json (platform equivalents
 // elsewhere). Looking it up creates nothing.
@@ -72,12 +110,35 @@ func LoadConfig() (Config, error) {
 }
 
 func parseConfig(file string, data []byte) (Config, error) {
+	c, err := decodeConfig(file, data)
+	if err != nil {
+		return DefaultConfig(), err
+	}
+	if err := c.Validate(); err != nil {
+		def := DefaultConfig()
+		if _, cerr := c.Command(); cerr != nil {
+			c.ClaudeCommand = def.ClaudeCommand
+		}
+		if !validPrompts(c.PermissionPrompts) {
+			c.PermissionPrompts = def.PermissionPrompts
+		}
+		if !validGrantScope(c.GrantScope) {
+			c.GrantScope = def.GrantScope
+		}
+		return c, fmt.Errorf("%s: %w (using the default)", file, err)
+	}
+	return c, nil
+}
+
+// decodeConfig reads data as it is, defaults for missing keys, invalid
+// values kept. Only a malformed file is an error.
+func decodeConfig(file string, data []byte) (Config, error) {
 	c := DefaultConfig()
 	if blank(data) {
 		return c, nil
 	}
 	if err := checkObject(file, data); err != nil {
-		return DefaultConfig(), err
+		return c, err
 	}
 	if err := json.Unmarshal(trimBOM(data), &c); err != nil {
 		var te *json.UnmarshalTypeError
@@ -96,16 +157,6 @@ func parseConfig(file string, data []byte) (Config, error) {
 	}
 	if c.AddDirs == nil {
 		c.AddDirs = []string{}
-	}
-	if err := c.Validate(); err != nil {
-		def := DefaultConfig()
-		if _, cerr := c.Command(); cerr != nil {
-			c.ClaudeCommand = def.ClaudeCommand
-		}
-		if !validPrompts(c.PermissionPrompts) {
-			c.PermissionPrompts = def.PermissionPrompts
-		}
-		return c, fmt.Errorf("%s: %w (using the default)", file, err)
 	}
 	return c, nil
 }
@@ -140,10 +191,53 @@ func SaveConfig(c Config) error {
 	if err != nil {
 		return err
 	}
-	return editFile(path, false, "", func(old []byte) ([]byte, error) { return mergeConfig(path, old, c) })
+	return editFile(path, false, "", func(old []byte) ([]byte, error) { return mergeConfig(path, old, c, nil) })
 }
 
-func mergeConfig(file string, data []byte, c Config) ([]byte, error) {
+// UpdateConfig applies change to the config as the file holds it, under
+// the file's lock, and writes only the keys change changed. Writers that
+// each own a few keys (the last folder, the last scope, Preferences) so
+// never undo each other, and a value Latch finds invalid stays as it is
+// unless change replaces it. A malformed file is refused, and so is an
+// invalid value set by change.
+func UpdateConfig(change func(*Config)) error {
+	path, err := ConfigPath()
+	if err != nil {
+		return err
+	}
+	return UpdateConfigAt(path, change)
+}
+
+// UpdateConfigAt is UpdateConfig on the config file at path, for a caller
+// that looks the path up on one goroutine and writes on another.
+func UpdateConfigAt(path string, change func(*Config)) error {
+	return editFile(path, false, "", func(old []byte) ([]byte, error) {
+		before, err := decodeConfig(path, old)
+		if err != nil {
+			return nil, err
+		}
+		after := before
+		after.AllowedTools = slices.Clone(before.AllowedTools)
+		after.AddDirs = slices.Clone(before.AddDirs)
+		change(&after)
+		// Judge only what changed: the defaults are valid.
+		check := DefaultConfig()
+		cv, av, bv := reflect.ValueOf(&check).Elem(), reflect.ValueOf(after), reflect.ValueOf(before)
+		for i := range av.NumField() {
+			if !reflect.DeepEqual(av.Field(i).Interface(), bv.Field(i).Interface()) {
+				cv.Field(i).Set(av.Field(i))
+			}
+		}
+		if err := check.Validate(); err != nil {
+			return nil, err
+		}
+		return mergeConfig(path, old, after, &before)
+	})
+}
+
+// mergeConfig writes c's values into data; with before, only those that
+// differ from it.
+func mergeConfig(file string, data []byte, c Config, before *Config) ([]byte, error) {
 	if blank(data) {
 		data = newDocument()
 	}
@@ -154,6 +248,9 @@ func mergeConfig(file string, data []byte, c Config) ([]byte, error) {
 	for i := range v.NumField() {
 		key := strings.Split(v.Type().Field(i).Tag.Get("json"), ",")[0]
 		val := v.Field(i).Interface()
+		if before != nil && reflect.DeepEqual(val, reflect.ValueOf(*before).Field(i).Interface()) {
+			continue
+		}
 		root := rootObject(data)
 		st := detectStyle(data, root)
 		cur := root.Get(key)
@@ -227,6 +324,10 @@ func (c Config) Command() ([]string, error) {
 
 func validPrompts(s string) bool { return s == PromptsLive || s == PromptsAfterTurn }
 
+func validGrantScope(s string) bool {
+	return s == GrantScopeSession || s == GrantScopeProject || s == GrantScopeUser
+}
+
 // Validate reports every value Latch cannot run with.
 func (c Config) Validate() error {
 	var errs []error
@@ -235,6 +336,9 @@ func (c Config) Validate() error {
 	}
 	if !validPrompts(c.PermissionPrompts) {
 		errs = append(errs, fmt.Errorf("permission_prompts is %q, want %q or %q", c.PermissionPrompts, PromptsLive, PromptsAfterTurn))
+	}
+	if !validGrantScope(c.GrantScope) {
+		errs = append(errs, fmt.Errorf("grant_scope is %q, want %q, %q or %q", c.GrantScope, GrantScopeSession, GrantScopeProject, GrantScopeUser))
 	}
 	return errors.Join(errs...)
 }

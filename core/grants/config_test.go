@@ -56,17 +56,21 @@ func TestLoadConfig(t *testing.T) {
 				c.PhraseDetection = true
 			}},
 		{name: "everything", content: `{"claude_command":"claude","allowed_tools":["A"],"add_dirs":["/d"],"baseline_tools":false,
-"permission_prompts":"after_turn","experimental_permission_management":true,"phrase_detection":true,
-"dangerously_skip_permissions":true,"last_workdir":"/w"}`,
+"baseline_tools_set":true,"permission_prompts":"after_turn","experimental_permission_management":true,"phrase_detection":true,
+"dangerously_skip_permissions":true,"grant_scope":"user","last_workdir":"/w"}`,
 			want: func(c *Config) {
-				*c = Config{ClaudeCommand: "claude", AllowedTools: []string{"A"}, AddDirs: []string{"/d"}, PermissionPrompts: PromptsAfterTurn,
-					ExperimentalPermissionManagement: true, PhraseDetection: true, DangerouslySkipPermissions: true, LastWorkdir: "/w"}
+				*c = Config{ClaudeCommand: "claude", AllowedTools: []string{"A"}, AddDirs: []string{"/d"}, BaselineToolsSet: true,
+					PermissionPrompts: PromptsAfterTurn, ExperimentalPermissionManagement: true, PhraseDetection: true,
+					DangerouslySkipPermissions: true, GrantScope: GrantScopeUser, LastWorkdir: "/w"}
 			}},
 		{name: "malformed", content: "{\n  \"claude_command\": \"claude\",\n}\n", want: func(*Config) {}, wantErr: "config.json:3:1: invalid character '}'"},
 		{name: "wrong type", content: "{\n  \"baseline_tools\": \"yes\"\n}", want: func(*Config) {}, wantErr: "config.json:2:21: baseline_tools must be true or false"},
 		{name: "bad prompts value", content: `{"permission_prompts": "sometimes", "last_workdir": "/w"}`,
 			want:    func(c *Config) { c.LastWorkdir = "/w" },
 			wantErr: `permission_prompts is "sometimes"`},
+		{name: "bad grant scope", content: `{"grant_scope": "everywhere", "phrase_detection": true}`,
+			want:    func(c *Config) { c.PhraseDetection = true },
+			wantErr: `grant_scope is "everywhere"`},
 		{name: "bad command", content: `{"claude_command": "claude \"oops"}`, want: func(*Config) {}, wantErr: "claude_command"},
 	}
 	for _, tt := range tests {
@@ -98,8 +102,9 @@ func TestLoadConfig(t *testing.T) {
 
 func TestDefaultConfig(t *testing.T) {
 	c := DefaultConfig()
-	if c.ClaudeCommand != "claude" || !c.BaselineTools || c.PermissionPrompts != "live" ||
-		c.ExperimentalPermissionManagement || c.PhraseDetection || c.DangerouslySkipPermissions || c.LastWorkdir != "" {
+	if c.ClaudeCommand != "claude" || c.Baseline() || c.BaselineChosen() || c.PermissionPrompts != "live" ||
+		c.ExperimentalPermissionManagement || c.PhraseDetection || c.DangerouslySkipPermissions ||
+		c.GrantScope != GrantScopeProject || c.LastWorkdir != "" {
 		t.Errorf("DefaultConfig() = %+v", c)
 	}
 	if err := c.Validate(); err != nil {
@@ -123,10 +128,12 @@ func TestSaveConfigNewFile(t *testing.T) {
   ],
   "add_dirs": [],
   "baseline_tools": true,
+  "baseline_tools_set": false,
   "permission_prompts": "live",
   "experimental_permission_management": false,
   "phrase_detection": false,
   "dangerously_skip_permissions": false,
+  "grant_scope": "project",
   "last_workdir": "/home/u/my \"project\""
 }
 `
@@ -160,8 +167,9 @@ func TestSaveConfigKeepsUnknownKeysAndLayout(t *testing.T) {
 	after := string(readFile(t, path))
 	want := strings.Replace(before, `["WebFetch"]`, `["WebFetch", "WebSearch"]`, 1)
 	want = strings.TrimSuffix(want, "\r\n}\r\n") + ",\r\n    \"add_dirs\": [],\r\n    \"baseline_tools\": true,\r\n" +
+		"    \"baseline_tools_set\": false,\r\n" +
 		"    \"permission_prompts\": \"live\",\r\n    \"experimental_permission_management\": false,\r\n    \"phrase_detection\": false,\r\n" +
-		"    \"dangerously_skip_permissions\": false,\r\n    \"last_workdir\": \"/w\"\r\n}\r\n"
+		"    \"dangerously_skip_permissions\": false,\r\n    \"grant_scope\": \"project\",\r\n    \"last_workdir\": \"/w\"\r\n}\r\n"
 	equalBytes(t, "saved config", []byte(after), []byte(want))
 
 	// Saving the same config again changes nothing.
@@ -247,6 +255,10 @@ func TestValidate(t *testing.T) {
 		{change: func(c *Config) { c.PermissionPrompts = "" }, wantErr: "permission_prompts"},
 		{change: func(c *Config) { c.PermissionPrompts = "Live" }, wantErr: "permission_prompts"},
 		{change: func(c *Config) { c.ClaudeCommand = "" }, wantErr: "claude_command is empty"},
+		{change: func(c *Config) { c.GrantScope = GrantScopeSession }},
+		{change: func(c *Config) { c.GrantScope = GrantScopeUser }},
+		{change: func(c *Config) { c.GrantScope = "" }, wantErr: "grant_scope"},
+		{change: func(c *Config) { c.GrantScope = "once" }, wantErr: "grant_scope"},
 	}
 	for i, tt := range tests {
 		c := DefaultConfig()
@@ -271,7 +283,8 @@ func TestBaselineNeverPersisted(t *testing.T) {
 	project := t.TempDir()
 	cfg := DefaultConfig()
 	cfg.AllowedTools = []string{"WebFetch"}
-	tools := AllowedTools(cfg.BaselineTools, cfg.AllowedTools, []string{"Bash(make:*)"})
+	cfg.SetBaseline(true)
+	tools := AllowedTools(cfg.Baseline(), cfg.AllowedTools, []string{"Bash(make:*)"})
 	if !slices.Equal(tools[:4], BaselineTools) {
 		t.Fatalf("baseline missing from --allowedTools: %q", tools)
 	}
@@ -315,4 +328,132 @@ func TestSettingsPaths(t *testing.T) {
 	if p := ProjectSettingsPath("/w/p"); p != "/w/p/.claude/settings.local.json" {
 		t.Errorf("ProjectSettingsPath() = %q", p)
 	}
+}
+
+// TestConfigBaseline: the baseline follows the prompt mode unless the
+// person chose, and a 0.1.0 config (baseline_tools always written) reads
+// as 0.1.0 meant it.
+func TestConfigBaseline(t *testing.T) {
+	tests := []struct {
+		name, content   string
+		live, afterTurn bool // Baseline() in each mode
+		chosen          bool
+	}{
+		{name: "fresh install", content: `{}`, live: false, afterTurn: true},
+		{name: "0.1.0 default: true without the marker", content: `{"baseline_tools": true}`, live: false, afterTurn: true},
+		{name: "0.1.0 unticked: false is a choice", content: `{"baseline_tools": false}`, live: false, afterTurn: false, chosen: true},
+		{name: "chosen on", content: `{"baseline_tools": true, "baseline_tools_set": true}`, live: true, afterTurn: true, chosen: true},
+		{name: "chosen off", content: `{"baseline_tools": false, "baseline_tools_set": true}`, live: false, afterTurn: false, chosen: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := parseConfig("config.json", []byte(tt.content))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.BaselineChosen() != tt.chosen {
+				t.Errorf("BaselineChosen() = %v, want %v", c.BaselineChosen(), tt.chosen)
+			}
+			for mode, want := range map[string]bool{PromptsLive: tt.live, PromptsAfterTurn: tt.afterTurn} {
+				c.PermissionPrompts = mode
+				if got := c.Baseline(); got != want {
+					t.Errorf("%s: Baseline() = %v, want %v", mode, got, want)
+				}
+			}
+		})
+	}
+	c := DefaultConfig()
+	for _, on := range []bool{true, false} {
+		c.SetBaseline(on)
+		for _, mode := range []string{PromptsLive, PromptsAfterTurn} {
+			c.PermissionPrompts = mode
+			if !c.BaselineChosen() || c.Baseline() != on {
+				t.Errorf("SetBaseline(%v), %s: Baseline() = %v, chosen %v", on, mode, c.Baseline(), c.BaselineChosen())
+			}
+		}
+	}
+}
+
+func TestUpdateConfig(t *testing.T) {
+	t.Run("writes only what changed", func(t *testing.T) {
+		path := useConfigHome(t)
+		before := "{\n  \"theme\": \"dark\",\n  \"baseline_tools\": false,\n  \"last_workdir\": \"/w\"\n}\n"
+		writeConfig(t, path, before)
+		if err := UpdateConfig(func(c *Config) { c.GrantScope = GrantScopeUser }); err != nil {
+			t.Fatal(err)
+		}
+		want := strings.Replace(before, "\"/w\"\n", "\"/w\",\n  \"grant_scope\": \"user\"\n", 1)
+		equalBytes(t, "updated config", readFile(t, path), []byte(want))
+		// Setting a value the file already has writes nothing.
+		if err := UpdateConfig(func(c *Config) { c.LastWorkdir = "/w"; c.GrantScope = GrantScopeUser }); err != nil {
+			t.Fatal(err)
+		}
+		equalBytes(t, "same values", readFile(t, path), []byte(want))
+	})
+	t.Run("a missing file gets the changed key only", func(t *testing.T) {
+		path := useConfigHome(t)
+		if err := UpdateConfig(func(c *Config) { c.GrantScope = GrantScopeSession }); err != nil {
+			t.Fatal(err)
+		}
+		equalBytes(t, "new config", readFile(t, path), []byte("{\n  \"grant_scope\": \"session\"\n}\n"))
+	})
+	t.Run("an invalid value elsewhere is left as it is", func(t *testing.T) {
+		path := useConfigHome(t)
+		before := `{"claude_command": "claude \"oops", "permission_prompts": "sometimes"}`
+		writeConfig(t, path, before)
+		if err := UpdateConfig(func(c *Config) { c.LastWorkdir = "/w" }); err != nil {
+			t.Fatal(err)
+		}
+		got := string(readFile(t, path))
+		if !strings.Contains(got, `"claude_command": "claude \"oops"`) || !strings.Contains(got, `"sometimes"`) ||
+			gjson.Get(got, "last_workdir").String() != "/w" {
+			t.Errorf("updated config: %s", got)
+		}
+	})
+	t.Run("an invalid change is refused", func(t *testing.T) {
+		path := useConfigHome(t)
+		writeConfig(t, path, `{"phrase_detection": true}`)
+		if err := UpdateConfig(func(c *Config) { c.GrantScope = "everywhere"; c.LastWorkdir = "/w" }); err == nil ||
+			!strings.Contains(err.Error(), "grant_scope") {
+			t.Errorf("error %v, want one about grant_scope", err)
+		}
+		equalBytes(t, "refused change", readFile(t, path), []byte(`{"phrase_detection": true}`))
+	})
+	t.Run("a malformed file is refused", func(t *testing.T) {
+		path := useConfigHome(t)
+		bad := "{\n  \"claude_command\": \"claude\",\n}\n"
+		writeConfig(t, path, bad)
+		var se *SyntaxError
+		if err := UpdateConfig(func(c *Config) { c.LastWorkdir = "/w" }); !errors.As(err, &se) {
+			t.Errorf("error %v, want a *SyntaxError", err)
+		}
+		equalBytes(t, "malformed config", readFile(t, path), []byte(bad))
+	})
+	t.Run("writers of different keys keep each other's", func(t *testing.T) {
+		useConfigHome(t)
+		scopes := []string{GrantScopeSession, GrantScopeUser}
+		done := make(chan error)
+		const n = 10
+		for i := range n {
+			go func() {
+				done <- UpdateConfig(func(c *Config) {
+					c.LastWorkdir = "/w"
+					c.AllowedTools = append(c.AllowedTools, "T"+string(rune('0'+i)))
+				})
+			}()
+			go func() { done <- UpdateConfig(func(c *Config) { c.GrantScope = scopes[i%2] }) }()
+		}
+		for range 2 * n {
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		}
+		c, err := LoadConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.AllowedTools) != n || c.LastWorkdir != "/w" || !slices.Contains(scopes, c.GrantScope) {
+			t.Errorf("after concurrent updates: %+v", c)
+		}
+	})
 }
