@@ -92,9 +92,10 @@ func TestE2E(t *testing.T) {
 		d.key("space")  // tick the first checkbox (Bash(touch made-after.txt))
 		d.key("Return") // Grant and retry
 		d.waitFile(filepath.Join(d.work, "made-after.txt"))
-		settings, err := os.ReadFile(filepath.Join(d.home, ".claude", "settings.json"))
+		// This project is the default scope.
+		settings, err := os.ReadFile(filepath.Join(d.work, ".claude", "settings.local.json"))
 		if err != nil || !strings.Contains(string(settings), `"Bash(touch made-after.txt)"`) {
-			t.Errorf("settings.json after the grant: %s (%v)", settings, err)
+			t.Errorf("settings.local.json after the grant: %s (%v)", settings, err)
 		}
 		last := d.api.Conversation()
 		if !last[len(last)-1].Contains("Retry the tool calls that failed.") {

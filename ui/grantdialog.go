@@ -204,12 +204,8 @@ func (d *grantDialog) content() fyne.CanvasObject {
 	}
 	d.list = container.NewVScroll(container.NewVBox(rows...))
 
-	d.scope = newChoiceGroup([]string{
-		"Your user settings (~/.claude/settings.json)",
-		"This project (.claude/settings.local.json)",
-		"This retry only",
-	}, false, d.m)
-	d.scope.items[0].Selected = true
+	d.scope = newChoiceGroup(grantScopeNames, false, d.m)
+	d.scope.items[grantScopeIndex(d.mw.lastScope())].Selected = true
 	d.hint = widget.NewLabel("")
 	d.hint.Importance = widget.DangerImportance
 	d.hint.Wrapping = fyne.TextWrapWord
@@ -217,7 +213,7 @@ func (d *grantDialog) content() fyne.CanvasObject {
 	d.later = newKButton("Not now", theme.CancelIcon(), d.m, func() { d.done(app.Decision{Action: app.NotNow}) })
 	d.grant = newKButton("Grant and retry", theme.ConfirmIcon(), d.m, d.submit)
 	d.grant.Importance = widget.HighImportance
-	bottom := container.NewVBox(widget.NewSeparator(), caption("Save the grants in"), container.NewVBox(d.scope.objects()...),
+	bottom := container.NewVBox(widget.NewSeparator(), caption("Keep the grants for"), container.NewVBox(d.scope.objects()...),
 		d.hint, widget.NewSeparator(),
 		container.NewHBox(caption("Tab moves · Space ticks · Enter grants and retries · Esc: not now"),
 			layout.NewSpacer(), d.later, d.grant))
@@ -243,12 +239,11 @@ func (d *grantDialog) say(msg string) {
 // is not what the dialog showed, it is shown as it would be saved and the
 // person grants again; a broad or sensitive one is confirmed a second time.
 func (d *grantDialog) submit() {
-	dec := app.Decision{Action: app.Grant}
-	switch {
-	case d.scope.items[1].Selected:
-		dec.Scope = app.ScopeProject
-	case d.scope.items[2].Selected:
-		dec.Scope = app.ScopeOnce
+	dec := app.Decision{Action: app.Grant, Scope: app.ScopeProject}
+	for i, it := range d.scope.items {
+		if it.Selected {
+			dec.Scope = grantScopeValues[i]
+		}
 	}
 	for i, c := range d.toolChecks {
 		if !c.Checked {
@@ -291,6 +286,7 @@ func (d *grantDialog) submit() {
 	}
 	d.mw.confirmBroad(dec.Folders, func(force bool) {
 		dec.Force = force
+		d.mw.rememberScope(dec.Scope)
 		d.done(dec)
 	})
 }

@@ -2,11 +2,13 @@ package ui
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"github.com/tidwall/gjson"
 
 	"github.com/latch-app/latch/app"
 )
@@ -43,8 +45,17 @@ func TestGrantDialogStartsUntickedWithFocusOnFirstCheckbox(t *testing.T) {
 	if h.c.Focused() != d.toolChecks[0] {
 		t.Fatalf("focus is on %T, want the first checkbox", h.c.Focused())
 	}
-	if !d.scope.items[0].Selected {
-		t.Error("user settings is not the default place to save")
+	var labels []string
+	for _, it := range d.scope.items {
+		labels = append(labels, it.Label)
+	}
+	// The same scopes as the live question, in its order.
+	want := []string{"This session", "This project (.claude/settings.local.json)", "All my projects (~/.claude/settings.json)"}
+	if !reflect.DeepEqual(labels, want) {
+		t.Errorf("scopes %q, want %q", labels, want)
+	}
+	if got := d.scope.selected(); len(got) != 1 || got[0] != want[1] {
+		t.Errorf("selected scope %q, want this project", got)
 	}
 }
 
@@ -92,11 +103,11 @@ func TestGrantDialogKeys(t *testing.T) {
 		want app.Decision
 	}{
 		{"Esc is not now", func(h *harness, d *grantDialog) { press(h.c, fyne.KeyEscape) }, app.Decision{Action: app.NotNow}},
-		{"Space ticks, Enter grants", func(h *harness, d *grantDialog) {
+		{"Space ticks, Enter grants in this project", func(h *harness, d *grantDialog) {
 			press(h.c, fyne.KeySpace)
 			press(h.c, fyne.KeyReturn)
-		}, app.Decision{Action: app.Grant, Rules: []string{"Bash(touch:*)"}}},
-		{"edited rule and the folder, this project", func(h *harness, d *grantDialog) {
+		}, app.Decision{Action: app.Grant, Rules: []string{"Bash(touch:*)"}, Scope: app.ScopeProject}},
+		{"edited rule and the folder, all my projects", func(h *harness, d *grantDialog) {
 			press(h.c, fyne.KeySpace)
 			press(h.c, fyne.KeyTab)
 			d.rules[0].SetText("")
@@ -105,14 +116,14 @@ func TestGrantDialogKeys(t *testing.T) {
 			press(h.c, fyne.KeyTab)
 			press(h.c, fyne.KeyTab)
 			press(h.c, fyne.KeySpace) // the folder
-			h.c.Focus(d.scope.items[1])
+			h.c.Focus(d.scope.items[2])
 			press(h.c, fyne.KeySpace)
 			press(h.c, fyne.KeyReturn)
-		}, app.Decision{Action: app.Grant, Rules: []string{"Bash(touch x.txt)"}, Folders: []string{dir}, Scope: app.ScopeProject}},
-		{"this retry only, Enter in a rule field", func(h *harness, d *grantDialog) {
+		}, app.Decision{Action: app.Grant, Rules: []string{"Bash(touch x.txt)"}, Folders: []string{dir}, Scope: app.ScopeUser}},
+		{"this session, Enter in a rule field", func(h *harness, d *grantDialog) {
 			h.c.Focus(d.toolChecks[1])
 			press(h.c, fyne.KeySpace)
-			h.c.Focus(d.scope.items[2])
+			h.c.Focus(d.scope.items[0])
 			press(h.c, fyne.KeySpace)
 			h.c.Focus(d.rules[1])
 			press(h.c, fyne.KeyReturn)
@@ -125,6 +136,7 @@ func TestGrantDialogKeys(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			isolateConfig(t, "")
 			h := newHarness(t)
 			res, d := openGrants(t, h, grantRequest(dir))
 			tc.keys(h, d)
@@ -231,4 +243,74 @@ func sameStrings(a, b []string) bool {
 		return true
 	}
 	return reflect.DeepEqual(a, b)
+}
+
+// TestGrantDialogRemembersTheScope: the dialog opens on the scope chosen
+// last, in it or in the live question, and a grant remembers its scope in
+// Latch's config; "Not now" and "Go back" remember nothing.
+func TestGrantDialogRemembersTheScope(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	path := isolateConfig(t, `{"grant_scope": "user"}`)
+	h := newHarness(t)
+	saved := func() string {
+		t.Helper()
+		lastScopes.saves.Wait()
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return gjson.GetBytes(data, "grant_scope").String()
+	}
+	r := grantRequest(t.TempDir())
+
+	res, d := openGrants(t, h, r)
+	if !d.scope.items[2].Selected {
+		t.Fatalf("opened on %q, want all my projects as the config says", d.scope.selected())
+	}
+	press(h.c, fyne.KeySpace)
+	h.c.Focus(d.scope.items[0])
+	press(h.c, fyne.KeySpace)  // this session…
+	press(h.c, fyne.KeyEscape) // …but not now
+	if got := answer(t, res); got.Action != app.NotNow {
+		t.Fatalf("got %+v", got)
+	}
+	if s := saved(); s != "user" {
+		t.Errorf("Not now saved grant_scope %q", s)
+	}
+
+	res, d = openGrants(t, h, r)
+	if !d.scope.items[2].Selected {
+		t.Fatalf("after Not now, opened on %q", d.scope.selected())
+	}
+	press(h.c, fyne.KeySpace)
+	h.c.Focus(d.scope.items[0])
+	press(h.c, fyne.KeySpace)
+	press(h.c, fyne.KeyReturn)
+	if got := answer(t, res); got.Action != app.Grant || got.Scope != app.ScopeOnce {
+		t.Fatalf("got %+v", got)
+	}
+	if s := saved(); s != "session" {
+		t.Errorf("saved grant_scope %q, want session", s)
+	}
+
+	// The live question's choice is the next default too.
+	h.mw.rememberScope(app.ScopeProject)
+	res, d = openGrants(t, h, app.GrantRequest{Folders: []app.FolderGrant{{Path: home, Tool: "Read"}}})
+	if !d.scope.items[1].Selected {
+		t.Fatalf("opened on %q, want this project", d.scope.selected())
+	}
+	press(h.c, fyne.KeySpace) // the home folder: asks twice
+	h.c.Focus(d.scope.items[2])
+	press(h.c, fyne.KeySpace)
+	press(h.c, fyne.KeyReturn)
+	press(h.c, fyne.KeyReturn) // Go back
+	if got := h.mw.lastScope(); got != app.ScopeProject {
+		t.Errorf("after Go back, lastScope() = %v", got)
+	}
+	press(h.c, fyne.KeyEscape)
+	answer(t, res)
+	if s := saved(); s != "project" {
+		t.Errorf("saved grant_scope %q, want project", s)
+	}
 }

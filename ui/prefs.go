@@ -38,6 +38,11 @@ type prefsWindow struct {
 	save      *kButton
 	cfg       grants.Config
 
+	// baselineChosen: the baseline toggle holds the person's choice, not
+	// the mode's default (see grants.Config.Baseline). showing is set
+	// while the window sets the toggle itself.
+	baselineChosen, showing bool
+
 	sections []*grantsSection
 	esc      escSink
 }
@@ -76,7 +81,15 @@ func newPrefsWindow(mw *MainWindow) *prefsWindow {
 		"Ask while Claude waits (live)",
 		"Ask after the turn, all at once, then retry",
 	}, false, p.esc)
-	p.baseline = newKCheck("Allow Bash, Read, Write and Edit without asking (baseline tools)", p.esc, nil)
+	p.prompts.OnChange = p.showBaseline
+	p.baseline = newKCheck("Baseline tools", p.esc, func(bool) {
+		if !p.showing {
+			p.baselineChosen = true
+		}
+	})
+	baselineMsg := caption("Pre-approve Bash, Read, Write and Edit for every run (never saved to a settings file). " +
+		"Default: on when permissions are asked after the turn, off when they are asked live.")
+	baselineMsg.Wrapping = fyne.TextWrapWord
 	p.exper = newKCheck("Experimental: tell Claude to pause when a permission is refused", p.esc, nil)
 	p.phrase = newKCheck("Detect refusals phrased in plain words (phrase detection)", p.esc, nil)
 	p.dangerMsg = widget.NewLabel("Claude Code will run every tool without any permission check. Only for throw-away folders.")
@@ -105,7 +118,7 @@ func newPrefsWindow(mw *MainWindow) *prefsWindow {
 		head("Claude Code"),
 		caption("Command that starts Claude Code"), p.command,
 		caption("Permission prompts"), container.NewVBox(p.prompts.objects()...),
-		p.baseline, p.exper, p.phrase, p.danger, p.dangerMsg,
+		p.baseline, baselineMsg, p.exper, p.phrase, p.danger, p.dangerMsg,
 		container.NewHBox(p.save, caption("Applies from the next prompt")),
 		p.cfgMsg,
 	)
@@ -151,11 +164,12 @@ func (p *prefsWindow) loadConfig() {
 	cfg, err := grants.LoadConfig()
 	p.cfg = cfg
 	p.command.SetText(cfg.ClaudeCommand)
+	p.baselineChosen = cfg.BaselineChosen()
 	p.prompts.pick(0)
 	if cfg.PermissionPrompts == grants.PromptsAfterTurn {
 		p.prompts.pick(1)
 	}
-	p.baseline.SetChecked(cfg.BaselineTools)
+	p.setBaseline(cfg.Baseline())
 	p.exper.SetChecked(cfg.ExperimentalPermissionManagement)
 	p.phrase.SetChecked(cfg.PhraseDetection)
 	p.danger.SetChecked(cfg.DangerouslySkipPermissions)
@@ -172,6 +186,21 @@ func (p *prefsWindow) loadConfig() {
 	}
 }
 
+// showBaseline shows, until the person chooses, the default of the mode
+// selected now.
+func (p *prefsWindow) showBaseline() {
+	if !p.baselineChosen {
+		p.setBaseline(p.prompts.items[1].Selected)
+	}
+}
+
+// setBaseline sets the toggle without counting it as the person's choice.
+func (p *prefsWindow) setBaseline(on bool) {
+	p.showing = true
+	p.baseline.SetChecked(on)
+	p.showing = false
+}
+
 func (p *prefsWindow) say(bad bool, msg string) {
 	p.cfgMsg.Importance = widget.MediumImportance
 	if bad {
@@ -181,22 +210,31 @@ func (p *prefsWindow) say(bad bool, msg string) {
 	p.cfgMsg.Show()
 }
 
-func (p *prefsWindow) saveConfig() {
-	c := p.cfg
+// settings sets what this window shows in c.
+func (p *prefsWindow) settings(c *grants.Config) {
 	c.ClaudeCommand = strings.TrimSpace(p.command.Text)
 	c.PermissionPrompts = grants.PromptsLive
 	if p.prompts.items[1].Selected {
 		c.PermissionPrompts = grants.PromptsAfterTurn
 	}
-	c.BaselineTools = p.baseline.Checked
+	if p.baselineChosen {
+		c.SetBaseline(p.baseline.Checked)
+	}
 	c.ExperimentalPermissionManagement = p.exper.Checked
 	c.PhraseDetection = p.phrase.Checked
 	c.DangerouslySkipPermissions = p.danger.Checked
+}
+
+// saveConfig writes only what this window shows: the last folder and
+// scope, remembered elsewhere since it opened, are kept.
+func (p *prefsWindow) saveConfig() {
+	c := p.cfg
+	p.settings(&c)
 	if err := c.Validate(); err != nil {
 		p.say(true, err.Error())
 		return
 	}
-	if err := grants.SaveConfig(c); err != nil {
+	if err := grants.UpdateConfig(p.settings); err != nil {
 		p.say(true, "Not saved: "+err.Error())
 		return
 	}

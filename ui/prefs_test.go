@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"github.com/adrg/xdg"
 
+	"github.com/latch-app/latch/app"
 	"github.com/latch-app/latch/core/grants"
 )
 
@@ -113,7 +114,7 @@ func TestPrefsSaveConfig(t *testing.T) {
 	h, _ := prefsHarness(t)
 	p := newPrefsWindow(h.mw)
 	defer p.win.Close()
-	if p.command.Text != "claude" || !p.prompts.items[0].Selected || !p.baseline.Checked || p.dangerMsg.Visible() {
+	if p.command.Text != "claude" || !p.prompts.items[0].Selected || p.baseline.Checked || p.dangerMsg.Visible() {
 		t.Fatal("defaults not shown")
 	}
 	p.command.SetText("npx claude")
@@ -145,7 +146,7 @@ func TestPrefsSaveConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.ClaudeCommand != "npx claude" || cfg.PermissionPrompts != grants.PromptsAfterTurn ||
-		!cfg.ExperimentalPermissionManagement || !cfg.DangerouslySkipPermissions || !cfg.BaselineTools {
+		!cfg.ExperimentalPermissionManagement || !cfg.DangerouslySkipPermissions || !cfg.Baseline() || cfg.BaselineChosen() {
 		t.Errorf("saved %+v", cfg)
 	}
 	if !h.mw.dangerLbl.Visible() {
@@ -191,5 +192,112 @@ func TestPrefsEscCloses(t *testing.T) {
 	press(c, fyne.KeyEscape)
 	if h.mw.prefs != nil {
 		t.Error("Esc in the command field did not close Preferences")
+	}
+}
+
+// TestPrefsBaselineFollowsTheMode: the toggle shows the baseline the next
+// run has; untouched, it follows the selected mode, and once the person
+// changes it, their choice is saved and wins in both modes.
+func TestPrefsBaselineFollowsTheMode(t *testing.T) {
+	const live, after = 0, 1
+	type step struct {
+		pick   int  // the mode to select, or -1
+		toggle bool // then press Space on the toggle
+		want   bool // the toggle shows this
+	}
+	tests := []struct {
+		name, config string
+		shown        bool // at open
+		steps        []step
+		chosen       bool // saved as the person's choice…
+		saved        bool // …with this value (Baseline() in the saved mode)
+	}{
+		{"fresh: off live, on after the turn", ``, false,
+			[]step{{after, false, true}, {live, false, false}, {after, false, true}}, false, true},
+		{"0.1.0's default follows the mode", `{"baseline_tools": true, "permission_prompts": "after_turn"}`, true,
+			[]step{{live, false, false}}, false, false},
+		{"0.1.0's untick stays", `{"baseline_tools": false, "permission_prompts": "after_turn"}`, false,
+			[]step{{live, false, false}, {after, false, false}}, true, false},
+		{"a choice in the file wins", `{"baseline_tools": true, "baseline_tools_set": true}`, true,
+			[]step{{after, false, true}, {live, false, true}}, true, true},
+		{"ticked live, then the mode changes", ``, false,
+			[]step{{-1, true, true}, {after, false, true}, {live, false, true}}, true, true},
+		{"unticked after the turn", `{"permission_prompts": "after_turn"}`, true,
+			[]step{{-1, true, false}, {live, false, false}, {after, false, false}}, true, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h, home := prefsHarness(t)
+			if tc.config != "" {
+				writeFile(t, filepath.Join(home, ".config", "latch", "config.json"), tc.config)
+			}
+			p := newPrefsWindow(h.mw)
+			defer p.win.Close()
+			if p.baseline.Checked != tc.shown {
+				t.Fatalf("shown %v at open, want %v", p.baseline.Checked, tc.shown)
+			}
+			for i, st := range tc.steps {
+				if st.pick >= 0 {
+					p.win.Canvas().Focus(p.prompts.items[st.pick])
+					press(p.win.Canvas(), fyne.KeySpace)
+				}
+				if st.toggle {
+					p.win.Canvas().Focus(p.baseline)
+					press(p.win.Canvas(), fyne.KeySpace)
+				}
+				if p.baseline.Checked != st.want {
+					t.Fatalf("step %d: shown %v, want %v", i, p.baseline.Checked, st.want)
+				}
+			}
+			p.save.OnTapped()
+			cfg, err := grants.LoadConfig()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.BaselineChosen() != tc.chosen || cfg.Baseline() != tc.saved {
+				t.Errorf("saved: chosen %v, Baseline() %v; want %v, %v", cfg.BaselineChosen(), cfg.Baseline(), tc.chosen, tc.saved)
+			}
+			if cfg.Baseline() != p.baseline.Checked {
+				t.Errorf("the toggle shows %v, the next run has %v", p.baseline.Checked, cfg.Baseline())
+			}
+		})
+	}
+}
+
+func TestPrefsSaysWhatTheBaselineDoes(t *testing.T) {
+	h, _ := prefsHarness(t)
+	p := newPrefsWindow(h.mw)
+	defer p.win.Close()
+	want := "Pre-approve Bash, Read, Write and Edit for every run (never saved to a settings file). " +
+		"Default: on when permissions are asked after the turn, off when they are asked live."
+	if !slices.Contains(allText(p.win.Content()), want) {
+		t.Errorf("Preferences does not say %q", want)
+	}
+}
+
+// TestPrefsSaveKeepsWhatWasRemembered: the folder and scope remembered
+// while Preferences is open survive its save.
+func TestPrefsSaveKeepsWhatWasRemembered(t *testing.T) {
+	h, home := prefsHarness(t)
+	path := filepath.Join(home, ".config", "latch", "config.json")
+	writeFile(t, path, `{"last_workdir": "/old", "grant_scope": "project", "theme": "dark"}`)
+	p := newPrefsWindow(h.mw)
+	defer p.win.Close()
+	h.mw.rememberScope(app.ScopeUser)
+	lastScopes.saves.Wait()
+	if err := grants.UpdateConfig(func(c *grants.Config) { c.LastWorkdir = "/new" }); err != nil {
+		t.Fatal(err)
+	}
+	p.phrase.SetChecked(true)
+	p.save.OnTapped()
+	cfg, err := grants.LoadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.LastWorkdir != "/new" || cfg.GrantScope != grants.GrantScopeUser || !cfg.PhraseDetection {
+		t.Errorf("saved %+v", cfg)
+	}
+	if data, _ := os.ReadFile(path); !strings.Contains(string(data), `"theme": "dark"`) {
+		t.Errorf("unknown key lost: %s", data)
 	}
 }
