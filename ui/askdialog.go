@@ -142,8 +142,8 @@ func (d *askDialog) permissionContent() fyne.CanvasObject {
 	d.ruleNote.Wrapping = fyne.TextWrapWord
 	d.rule.OnChanged = func(string) { d.checkRule() }
 	d.checkRule()
-	d.scope = newChoiceGroup(scopeNames, false, d.m)
-	d.scope.items[scopeIndex(app.ScopeProject)].Selected = true
+	d.scope = newChoiceGroup(grantScopeNames, false, d.m)
+	d.scope.items[grantScopeIndex(d.mw.lastScope())].Selected = true
 	d.msg = newKEntry(d.m)
 	d.msg.SetPlaceHolder(app.DefaultDenyMessage)
 	var form []fyne.CanvasObject
@@ -290,6 +290,7 @@ func (d *askDialog) finish(a app.Action) {
 		}
 		dec.Rule = strings.TrimSpace(d.rule.Text)
 		dec.Scope = d.scopeValue()
+		d.mw.rememberScope(dec.Scope)
 	case app.Deny, app.DenyStop:
 		dec.Message = d.denyMessage()
 	case app.GrantFolder:
@@ -297,6 +298,8 @@ func (d *askDialog) finish(a app.Action) {
 		dec.Scope = d.scopeValue()
 		if d.q.NoPersistent {
 			dec.Scope = app.ScopeOnce
+		} else {
+			d.mw.rememberScope(dec.Scope)
 		}
 		d.mw.confirmBroad([]string{dec.Folder}, func(force bool) {
 			dec.Force = force
@@ -307,26 +310,11 @@ func (d *askDialog) finish(a app.Action) {
 	d.done(dec)
 }
 
-// The scopes of "always", in the order the selector shows them.
-var (
-	scopeNames  = []string{"This session", "This project (.claude/settings.local.json)", "All my projects (~/.claude/settings.json)"}
-	scopeValues = []app.Scope{app.ScopeOnce, app.ScopeProject, app.ScopeUser}
-)
-
-func scopeIndex(s app.Scope) int {
-	for i, v := range scopeValues {
-		if v == s {
-			return i
-		}
-	}
-	return 1
-}
-
 func (d *askDialog) scopeValue() app.Scope {
 	if d.scope != nil {
 		for i, it := range d.scope.items {
 			if it.Selected {
-				return scopeValues[i]
+				return grantScopeValues[i]
 			}
 		}
 	}

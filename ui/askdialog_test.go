@@ -92,6 +92,7 @@ func TestAskDialogKeys(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			isolateConfig(t, "")
 			h := newHarness(t)
 			res := openAsk(t, h, tc.q)
 			tc.keys(h)

@@ -254,3 +254,24 @@ func TestAskDialogHonoursTheCLIsFlags(t *testing.T) {
 		}
 	})
 }
+
+// The scope chosen for "always" is the default of the next question.
+func TestAskDialogRemembersTheScope(t *testing.T) {
+	isolateConfig(t, "")
+	h := newHarness(t)
+	res := openAsk(t, h, app.Question{Tool: "Bash", Command: "ls", Rule: "Bash(ls)"})
+	d := currentAsk(h)
+	if d.scopeValue() != app.ScopeProject {
+		t.Fatalf("first default %v, want this project", d.scopeValue())
+	}
+	h.c.Focus(d.scope.items[2])
+	press(h.c, fyne.KeySpace)
+	typeRunes(h.c, "2")
+	if got := answer(t, res); got.Scope != app.ScopeUser {
+		t.Fatalf("scope %v", got.Scope)
+	}
+	openAsk(t, h, app.Question{Tool: "Bash", Command: "pwd", Rule: "Bash(pwd)"})
+	if got := currentAsk(h).scopeValue(); got != app.ScopeUser {
+		t.Errorf("next default %v, want all my projects", got)
+	}
+}
