@@ -66,8 +66,14 @@ test: deps
 test-e2e: deps build
 	$(TEST_ENV) LATCH_BIN=$(CURDIR)/$(BIN) $(GO) test -tags e2e -count=1 -timeout 10m -run E2E -v .
 
+# The memory benchmarks (one 1–64 MB assistant line, a 200 MB delta flood)
+# run once each: one iteration takes up to seconds, and their figures
+# (B/inputB, peakMB, keptMB) are per iteration anyway.
+MEMBENCH := HugeLine|DeltaFlood
+
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./core/stream/ ./core/grants/ ./ui/
+	$(GO) test -run '^$$' -bench . -skip '$(MEMBENCH)' -benchmem ./core/stream/ ./core/grants/ ./ui/
+	$(GO) test -run '^$$' -bench '$(MEMBENCH)' -benchtime 1x -timeout 30m ./core/stream/ ./ui/
 
 install: build
 	install -Dm755 $(BIN) "$(PREFIX)/bin/latch"

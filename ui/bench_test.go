@@ -94,3 +94,99 @@ func benchFocusedDialog(b *testing.B, open func(*surface, context.Context) app.D
 		<-res
 	}
 }
+
+// memBench runs step once per iteration, through a fresh window (window)
+// or through a surface and a transcript never laid out, and reports per byte
+// of text: bytes allocated (B/inputB; the text itself counts 1), the peak
+// heap growth (peakMB, peakX) and what is still held after the turn and a
+// GC (keptMB, keptX). The window's figures include Fyne's layout of the
+// rows in view, a cost per frame that the text's size does not change: a
+// 4 KB row's word wrap allocates ~100 MB. GOGC is left at its default.
+func memBench(b *testing.B, window bool, step func(show func(app.Event), flush func()) int) {
+	if window {
+		warmUp(b)
+	}
+	var allocated, peak, kept uint64
+	text, rows := 0, 0
+	for b.Loop() {
+		b.StopTimer()
+		var tr *transcript
+		var show func(app.Event)
+		var flush func()
+		if window {
+			h := newHarness(b)
+			tr, show, flush = h.mw.tr, h.mw.surf.Show, h.mw.surf.flush
+		} else {
+			w := newBare()
+			tr, show, flush = w.tr, w.s.Show, w.flush
+		}
+		b.StartTimer()
+		m := startHeapMeter(20<<30, 0)
+		text = step(show, flush)
+		p, a := m.finish()
+		b.StopTimer()
+		allocated += a
+		peak = max(peak, p)
+		kept = max(kept, m.retained())
+		rows = len(tr.entries)
+		tr.entries = nil // a window's cleanup keeps it until the end
+		b.StartTimer()
+	}
+	in := float64(text)
+	b.ReportMetric(float64(allocated)/float64(b.N)/in, "B/inputB")
+	b.ReportMetric(float64(peak)/(1<<20), "peakMB")
+	b.ReportMetric(float64(peak)/in, "peakX")
+	b.ReportMetric(float64(kept)/(1<<20), "keptMB")
+	b.ReportMetric(float64(kept)/in, "keptX")
+	b.ReportMetric(float64(rows), "rows")
+}
+
+// BenchmarkHugeLine is one assistant line's text block of 1–64 MB of
+// markdown reaching the window as app hands it over, one EvText, then the
+// end of the turn. The text is made in the step, standing for the decoder's
+// string; core/stream's BenchmarkHugeLine measures the decoder's share.
+// `make bench` runs these once each (a 64 MB iteration takes seconds).
+func BenchmarkHugeLine(b *testing.B) {
+	for _, mb := range []int{1, 4, 16, 64} {
+		for _, window := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%dMB/%s", mb, pathName(window)), func(b *testing.B) {
+				memBench(b, window, func(show func(app.Event), flush func()) int {
+					text := markdownText(mb<<20, 1)
+					show(app.Event{Kind: app.EvText, BlockID: "msg_huge:line2", Text: text})
+					flush()
+					show(app.Event{Kind: app.EvTurnEnd, Turn: &app.TurnInfo{OutputTokens: len(text) / 4}})
+					flush()
+					return len(text)
+				})
+			})
+		}
+	}
+}
+
+// BenchmarkDeltaFlood is 200 MB of text deltas (1–64 bytes each) in one
+// second: 30 frames of the pump, or one frame when the UI was busy the whole
+// second (stalled).
+func BenchmarkDeltaFlood(b *testing.B) {
+	const total = 200 << 20
+	for _, frames := range []int{30, 1} {
+		for _, window := range []bool{true, false} {
+			name := "30frames"
+			if frames == 1 {
+				name = "stalled"
+			}
+			b.Run(name+"/"+pathName(window), func(b *testing.B) {
+				memBench(b, window, func(show func(app.Event), flush func()) int {
+					sent, _ := flood(show, flush, 2, total, frames)
+					return sent
+				})
+			})
+		}
+	}
+}
+
+func pathName(window bool) string {
+	if window {
+		return "window"
+	}
+	return "transcript"
+}

@@ -32,7 +32,7 @@ type rowView struct {
 	turn      *widget.Label
 	tool      *toolCard
 
-	userBox, assistantBox, thinkingBox, noticeBox, errBox, turnBox *fyne.Container
+	assistantBox, thinkingBox, noticeBox, turnBox *fyne.Container
 }
 
 func newRowView() fyne.CanvasObject {
@@ -166,7 +166,9 @@ func (t *transcript) bind(id int, o fyne.CanvasObject) {
 }
 
 // estimate guesses a row's height before it is shown: a line per ~90
-// characters of text. The row's MinSize corrects it when it shows.
+// characters of text. The row's MinSize corrects it when it shows. It is
+// called for every row added, so it reads at most what the row shows and
+// allocates nothing.
 func (t *transcript) estimate(id int, width float32) float32 {
 	e := t.entries[id]
 	line := float32(22)
@@ -174,12 +176,21 @@ func (t *transcript) estimate(id int, width float32) float32 {
 	if width > 0 {
 		chars = fyne.Max(20, width/8)
 	}
-	lines := func(s string) float32 {
+	// lines counts the wrapped lines of the first max bytes of s, plus the
+	// note capTextAt puts under a text it cuts.
+	lines := func(s string, max int) float32 {
 		n := float32(0)
-		for _, p := range strings.Split(s, "\n") {
-			n += 1 + float32(int(float32(len(p))/chars))
+		if len(s) > max {
+			s, n = s[:max], 2
 		}
-		return n
+		for {
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				return n + 1 + float32(int(float32(len(s))/chars))
+			}
+			n += 1 + float32(int(float32(i)/chars))
+			s = s[i+1:]
+		}
 	}
 	switch e.kind {
 	case rowTool:
@@ -193,9 +204,9 @@ func (t *transcript) estimate(id int, width float32) float32 {
 	case rowNotice:
 		return 36
 	case rowUser, rowError:
-		return 56 + line*lines(capTextAt(e.text.String(), softRowText))
+		return 56 + line*lines(e.text.s, softRowText)
 	}
-	return 16 + line*lines(capText(e.text.String()))
+	return 16 + line*lines(e.text.s, maxRowText)
 }
 
 func turnLine(e *entry) string {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
@@ -11,6 +12,14 @@ import (
 // frame is how often queued events reach the screen: about 30 a second.
 const frame = 33 * time.Millisecond
 
+// mergeMax is the most text Show gathers into one queued event. During a
+// flood of deltas of a few bytes each, the queue then costs about the text
+// itself, not an event (72 bytes, and a BlockID) per delta. 64 KB is a large
+// object for Go's allocator, so a gathered piece is freed whole, never
+// leaving a span kept alive by a neighbour. The transcript copies texts up
+// to pageSize into its pages, so it never keeps these buffers.
+const mergeMax = pageSize
+
 // surface is the window's app.Surface. Show only queues; a pump applies each
 // frame's events with one call onto the UI goroutine, so a burst of deltas
 // costs one layout, not one per delta.
@@ -19,7 +28,9 @@ type surface struct {
 
 	mu       sync.Mutex
 	pending  []app.Event
-	inflight bool // a batch is on its way to the UI goroutine
+	merged   int             // 1 + the index in pending of the event whose text is buf's, or 0
+	buf      strings.Builder // the text of consecutive deltas of one block
+	inflight bool            // a batch is on its way to the UI goroutine
 	closed   chan struct{}
 	once     sync.Once
 }
@@ -50,8 +61,52 @@ func (s *surface) Show(ev app.Event) {
 		ev.Err = &t
 	}
 	s.mu.Lock()
-	s.pending = append(s.pending, ev)
+	if !s.merge(ev) {
+		s.pending = append(s.pending, ev)
+	}
 	s.mu.Unlock()
+}
+
+// merge appends a text delta to the queued event of the same block just
+// before it, up to mergeMax bytes, and reports whether it did. Locked.
+func (s *surface) merge(ev app.Event) bool {
+	n := len(s.pending)
+	if n == 0 || (ev.Kind != app.EvText && ev.Kind != app.EvThinking) {
+		return false
+	}
+	last := &s.pending[n-1]
+	if last.Kind != ev.Kind || last.BlockID != ev.BlockID || len(last.Text)+len(ev.Text) > mergeMax {
+		return false
+	}
+	switch {
+	case s.merged != n:
+		// Views of the old buffer may be queued still: never reuse it. A
+		// small one first: a steady stream gathers a few deltas a frame.
+		s.buf = strings.Builder{}
+		s.buf.Grow(min(mergeMax, max(512, 4*(len(last.Text)+len(ev.Text)))))
+		s.buf.WriteString(last.Text)
+		s.merged = n
+	case s.buf.Cap()-s.buf.Len() < len(ev.Text):
+		// A flood: one buffer of the most an event holds, which it fills.
+		// The small one is viewed by last.Text only, which moves.
+		text := s.buf.String()
+		s.buf = strings.Builder{}
+		s.buf.Grow(mergeMax)
+		s.buf.WriteString(text)
+	}
+	s.buf.WriteString(ev.Text)
+	last.Text = s.buf.String()
+	return true
+}
+
+// take empties the queue and returns what was in it.
+func (s *surface) take() []app.Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.buf, s.merged = strings.Builder{}, 0
+	batch := s.pending
+	s.pending = nil
+	return batch
 }
 
 // pump sends queued events to the UI once per frame until the surface closes.
@@ -82,11 +137,7 @@ func (s *surface) pump() {
 
 // flush applies every queued event; UI goroutine only.
 func (s *surface) flush() {
-	s.mu.Lock()
-	batch := s.pending
-	s.pending = nil
-	s.mu.Unlock()
-	if len(batch) > 0 {
+	if batch := s.take(); len(batch) > 0 {
 		s.mw.apply(batch)
 	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2/widget"
@@ -26,22 +27,31 @@ func (k rowKind) String() string {
 	return [...]string{"user", "assistant", "thinking", "tool", "notice", "error", "turn"}[k]
 }
 
-// entry is one row of the transcript.
+// rowText is a row's text, never changed in place: the rows of a streamed
+// block are substrings of the string a huge text arrived in, or of the
+// transcript's pages, so breaking a 64 MB answer into rows copies nothing.
+type rowText struct{ s string }
+
+func (r rowText) String() string { return r.s }
+func (r rowText) Len() int       { return len(r.s) }
+
+// entry is one row of the transcript. A long answer has one per paragraph,
+// so it is kept small: what only some kinds of row need is behind a pointer.
 type entry struct {
-	kind     rowKind
-	text     strings.Builder // user, assistant, thinking, notice text; error detail
-	title    string          // error title
-	block    string          // BlockID of a streamed text or thinking block
-	tool     app.ToolCall
-	turn     app.TurnInfo
+	kind  rowKind
+	text  rowText       // user, assistant, thinking, notice text; error detail
+	title string        // error title
+	block string        // BlockID of a streamed text or thinking block
+	tool  *app.ToolCall // rowTool
+	turn  *app.TurnInfo // rowTurn
+
 	expanded bool // tool card shows input and result
 	finished bool // the tool call has its result
-
-	// Splitting state of a streamed row: bytes scanned (whole lines), inside
-	// a code fence there, the end of the last whole line outside a fence,
-	// and a break found but not yet taken (0: none).
-	scanned, lineEnd, cut int
+	// Splitting state of a streamed row: inside a code fence at scanned,
+	// bytes scanned (whole lines), the end of the last whole line outside a
+	// fence, and a break found but not yet taken (0: none).
 	fence                 bool
+	scanned, lineEnd, cut int
 	// joiner is what stood between this row and the one before it when a
 	// streamed block was split, so the block can be put back together.
 	joiner string
@@ -60,7 +70,25 @@ type transcript struct {
 	// lastPrompt is a prompt the window showed itself before the session
 	// echoed it back as EvPrompt; the echo is then not shown twice.
 	lastPrompt string
+
+	// page holds streamed text: the deltas of tailRow, the last row, are
+	// appended to it, and that row's text is page[tailAt:], a view, as are
+	// the rows split off before it. A page is never grown in place (that
+	// would copy what the finished rows hold); when full, a new one takes
+	// the unfinished row's text. Pages are large objects, so the text of
+	// thousands of rows costs its size and never pins half-empty spans.
+	page    strings.Builder
+	tailRow *entry
+	tailAt  int
+	paged   int // bytes of all pages so far
 }
+
+// pageSize is the smallest page, maxPage the largest but for a row that
+// outgrows it.
+const (
+	pageSize = 64 << 10
+	maxPage  = 1 << 20
+)
 
 func newTranscript() *transcript {
 	t := &transcript{tools: map[string]int{}}
@@ -68,35 +96,35 @@ func newTranscript() *transcript {
 	return t
 }
 
-func (t *transcript) add(e *entry) int {
-	t.entries = append(t.entries, e)
-	t.list.Append(1)
-	return len(t.entries) - 1
+func (t *transcript) add(e ...*entry) int {
+	t.entries = append(t.entries, e...)
+	t.list.Append(len(e))
+	return len(t.entries) - len(e)
 }
 
 func (t *transcript) changed(id int) {
-	t.entries[id].version++
-	t.list.RefreshItem(id)
+	e := t.entries[id]
+	e.version++
+	e.md = nil // it may hold views of text the row no longer has
+	// A row out of view is bound afresh when it shows; marking it would
+	// leave an entry in the list's dirty set for good.
+	if _, shown := t.list.visible[id]; shown {
+		t.list.RefreshItem(id)
+	}
 }
 
 // addUser shows a prompt the person sent.
 func (t *transcript) addUser(text string) {
-	e := &entry{kind: rowUser}
-	e.text.WriteString(text)
-	t.add(e)
+	t.add(&entry{kind: rowUser, text: rowText{text}})
 	t.lastPrompt = text
 }
 
 func (t *transcript) addNotice(text string) {
-	e := &entry{kind: rowNotice}
-	e.text.WriteString(text)
-	t.add(e)
+	t.add(&entry{kind: rowNotice, text: rowText{text}})
 }
 
 func (t *transcript) addError(title, detail string) {
-	e := &entry{kind: rowError, title: title}
-	e.text.WriteString(detail)
-	t.add(e)
+	t.add(&entry{kind: rowError, title: title, text: rowText{detail}})
 }
 
 // apply folds one event into the rows. Streamed deltas only ever grow the
@@ -115,33 +143,39 @@ func (t *transcript) apply(ev app.Event) {
 		if ev.Kind == app.EvThinking {
 			kind = rowThinking
 		}
-		if n := len(t.entries); n > 0 {
+		if t.appends(ev) {
+			n := len(t.entries)
 			last := t.entries[n-1]
-			if last.kind == kind && last.block == ev.BlockID {
-				last.text.WriteString(ev.Text)
-				t.splitParagraphs(n - 1) // refreshes the rows a split changes
-				if len(t.entries) == n {
-					t.changed(n - 1)
-				}
-				return
+			t.grow(last, ev.Text)
+			rows := t.split(last)
+			t.changed(n - 1)
+			if len(rows) > 0 {
+				t.add(rows...)
 			}
+			return
 		}
 		e := &entry{kind: kind, block: ev.BlockID}
-		e.text.WriteString(ev.Text)
-		t.splitParagraphs(t.add(e))
+		if len(ev.Text) > pageSize {
+			// A huge text arriving whole (one assistant line) is kept as it
+			// came: its rows are substrings of it.
+			e.text = rowText{ev.Text}
+		} else {
+			t.grow(e, ev.Text)
+		}
+		t.add(append([]*entry{e}, t.split(e)...)...)
 	case app.EvToolCall, app.EvToolUpdate, app.EvToolResult:
 		if ev.Tool == nil {
 			return
 		}
 		if id, ok := t.tools[ev.Tool.ID]; ok && ev.Tool.ID != "" {
 			e := t.entries[id]
-			e.tool = mergeTool(e.tool, *ev.Tool, ev.Kind)
+			*e.tool = mergeTool(*e.tool, *ev.Tool, ev.Kind)
 			e.finished = e.finished || ev.Kind == app.EvToolResult
 			t.changed(id)
 			return
 		}
-		e := &entry{kind: rowTool, tool: mergeTool(app.ToolCall{}, *ev.Tool, ev.Kind),
-			finished: ev.Kind == app.EvToolResult}
+		tc := mergeTool(app.ToolCall{}, *ev.Tool, ev.Kind)
+		e := &entry{kind: rowTool, tool: &tc, finished: ev.Kind == app.EvToolResult}
 		t.tools[ev.Tool.ID] = t.add(e)
 	case app.EvTurnEnd:
 		if ev.Turn == nil {
@@ -154,7 +188,8 @@ func (t *transcript) apply(ev app.Event) {
 			}
 			t.addError("The turn failed", msg)
 		}
-		t.add(&entry{kind: rowTurn, turn: *ev.Turn})
+		tu := *ev.Turn
+		t.add(&entry{kind: rowTurn, turn: &tu})
 	case app.EvNotice:
 		t.addNotice(ev.Text)
 	case app.EvError:
@@ -196,65 +231,151 @@ func mergeTool(old, nw app.ToolCall, kind app.EventKind) app.ToolCall {
 // (4 KB lays out in ~0.1 s, 16 KB in ~1.7 s on the test driver).
 const softRowText = 4 << 10
 
-// splitParagraphs moves finished paragraphs of a streamed row into rows of
-// their own, so each frame re-lays out only the paragraph being written,
-// however long the answer grows; prose longer than softRowText is broken at
-// a line end or a space. Code fences are never split. The row keeps how far
-// it has scanned, so each delta costs its own length, not the row's.
-func (t *transcript) splitParagraphs(id int) {
-	for id >= 0 {
-		id = t.splitOnce(id)
+// appends reports whether ev grows the last row.
+func (t *transcript) appends(ev app.Event) bool {
+	kind := rowAssistant
+	switch ev.Kind {
+	case app.EvText:
+	case app.EvThinking:
+		kind = rowThinking
+	default:
+		return false
 	}
+	n := len(t.entries)
+	return n > 0 && t.entries[n-1].kind == kind && t.entries[n-1].block == ev.BlockID
 }
 
-// splitOnce splits row id at its first paragraph break (or, for prose that
-// runs past softRowText, at a line end or a space) and returns the new row,
-// or -1 when there is nothing to split yet.
-func (t *transcript) splitOnce(id int) int {
-	e := t.entries[id]
-	s := e.text.String()
-	for pos := e.scanned; pos < len(s) && e.cut == 0; {
-		nl := strings.IndexByte(s[pos:], '\n')
-		if nl < 0 {
+// grow appends d to e, the last row (or a new one), in the page. The row's
+// text is moved to the page once, and again only when a page fills; the
+// new page then has room for as much again, so a row that outgrows pages (a
+// long code block) grows in amortized linear time.
+func (t *transcript) grow(e *entry, d string) {
+	inPage := t.tailRow == e
+	need := len(d)
+	if !inPage {
+		need += len(e.text.s)
+	}
+	if t.page.Cap()-t.page.Len() < need {
+		// What a full page wastes (its end, and the copied-out row) is up to
+		// a queued event's text, so pages get bigger, up to maxPage, as the
+		// text grows: the waste stays a small part of what is kept.
+		size := max(pageSize, min(t.paged/4, maxPage), 2*len(e.text.s)+len(d))
+		t.page = strings.Builder{}
+		t.page.Grow(size)
+		t.paged += size
+		inPage = false
+	}
+	if !inPage {
+		t.tailRow, t.tailAt = e, t.page.Len()
+		t.page.WriteString(e.text.s)
+	}
+	t.page.WriteString(d)
+	e.text = rowText{t.page.String()[t.tailAt:]}
+}
+
+// split moves the finished paragraphs of streamed row e into rows of their
+// own and returns those that follow e (the last is the new, unfinished
+// tail); e keeps the first. Each frame then re-lays out only the paragraph
+// being written, however long the answer grows. Prose longer than
+// softRowText is broken at a line end or a space; code fences are never
+// split. It is one pass over the text not yet scanned, and the rows are
+// substrings of e's text: a 64 MB answer arriving in one piece costs its
+// length in time and nothing in copies.
+func (t *transcript) split(e *entry) []*entry {
+	s := e.text.s
+	// Positions below are relative to start, where the row being scanned
+	// begins; the state is e's (see entry).
+	start := 0
+	scanned, lineEnd, cut, fence := e.scanned, e.lineEnd, e.cut, e.fence
+	nl := -1   // the next '\n' at or after the scan position (len(s): none)
+	text := -1 // the first non-space at or after the last break tried (len(s): none)
+	var cuts []int
+	for {
+		for cut == 0 {
+			pos := start + scanned
+			if nl < pos {
+				if i := strings.IndexByte(s[pos:], '\n'); i >= 0 {
+					nl = pos + i
+				} else {
+					nl = len(s)
+				}
+			}
+			if nl == len(s) {
+				break
+			}
+			end := nl + 1 - start
+			line := strings.TrimSpace(s[pos:nl])
+			if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
+				fence = !fence
+			}
+			if !fence {
+				switch {
+				case line == "" && scanned > 0:
+					cut = end
+				case end > softRowText && lineEnd > 0:
+					cut = lineEnd
+				}
+				lineEnd = end
+			}
+			scanned = end
+		}
+		c := cut
+		if c == 0 && !fence && len(s)-start > softRowText {
+			c = lineEnd
+			if c == 0 {
+				c = wordCut(s[start+scanned:]) + scanned
+			}
+		}
+		// A break with nothing after it yet waits for the text that follows.
+		if c <= 0 || start+c >= len(s) {
 			break
 		}
-		end := pos + nl + 1
-		line := strings.TrimSpace(s[pos : pos+nl])
-		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
-			e.fence = !e.fence
-		}
-		if !e.fence {
-			switch {
-			case line == "" && pos > 0:
-				e.cut = end
-			case end > softRowText && e.lineEnd > 0:
-				e.cut = e.lineEnd
+		if text < start+c {
+			text = len(s)
+			if i := strings.IndexFunc(s[start+c:], notSpace); i >= 0 {
+				text = start + c + i
 			}
-			e.lineEnd = end
 		}
-		pos, e.scanned = end, end
-	}
-	cut := e.cut
-	if cut == 0 && !e.fence && len(s) > softRowText {
-		cut = e.lineEnd
-		if cut == 0 {
-			cut = wordCut(s[e.scanned:]) + e.scanned
+		if text == len(s) {
+			break
 		}
+		start += c
+		cuts = append(cuts, start)
+		scanned = max(0, scanned-c)
+		lineEnd, cut = scanned, 0
 	}
-	// A break with nothing after it yet waits for the text that follows.
-	if cut <= 0 || cut >= len(s) || strings.TrimSpace(s[cut:]) == "" {
-		return -1
+	if len(cuts) == 0 {
+		e.scanned, e.lineEnd, e.cut, e.fence = scanned, lineEnd, cut, fence
+		return nil
 	}
-	rest := &entry{kind: e.kind, block: e.block, scanned: max(0, e.scanned-cut), fence: e.fence}
-	rest.lineEnd = rest.scanned
-	rest.text.WriteString(s[cut:])
-	head := strings.TrimRight(s[:cut], "\n")
-	rest.joiner = s[len(head):cut]
-	e.text.Reset()
-	e.text.WriteString(head)
-	e.scanned, e.lineEnd, e.cut = e.text.Len(), 0, 0
-	t.changed(id)
-	return t.add(rest)
+	rows := make([]*entry, len(cuts))
+	prev, cur := 0, e
+	for i, c := range cuts {
+		head := strings.TrimRight(s[prev:c], "\n")
+		cur.text = rowText{head}
+		cur.scanned, cur.lineEnd, cur.cut = len(head), 0, 0
+		rows[i] = &entry{kind: e.kind, block: e.block, joiner: newlines(c - prev - len(head))}
+		prev, cur = c, rows[i]
+	}
+	cur.text = rowText{s[prev:]}
+	cur.scanned, cur.lineEnd, cur.cut, cur.fence = scanned, lineEnd, cut, fence
+	if t.tailRow == e {
+		// The unfinished row is still the end of the page: it grows there.
+		t.tailRow, t.tailAt = cur, t.tailAt+prev
+	}
+	return rows
+}
+
+func notSpace(r rune) bool { return !unicode.IsSpace(r) }
+
+// newlines is a string of n '\n's that holds no memory of its own: a joiner
+// cut out of a row's text would keep that whole text alive.
+func newlines(n int) string {
+	const many = "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"
+	if n <= len(many) {
+		return many[:n]
+	}
+	return strings.Repeat("\n", n)
 }
 
 // wordCut is where to break one long line: after its last space within
@@ -272,7 +393,7 @@ func wordCut(s string) int {
 }
 
 // lastAnswer is the assistant text since the last prompt, put back together
-// as it arrived.
+// as it arrived. It is measured first, so a 200 MB answer is one copy.
 func (t *transcript) lastAnswer() string {
 	start := 0
 	for i := len(t.entries) - 1; i >= 0; i-- {
@@ -282,19 +403,30 @@ func (t *transcript) lastAnswer() string {
 		}
 	}
 	var b strings.Builder
-	var prev *entry
-	for _, e := range t.entries[start:] {
-		if e.kind != rowAssistant {
-			continue
+	for pass := 0; pass < 2; pass++ {
+		n := 0
+		var prev *entry
+		for _, e := range t.entries[start:] {
+			if e.kind != rowAssistant {
+				continue
+			}
+			sep := ""
+			switch {
+			case prev != nil && prev.block == e.block:
+				sep = e.joiner
+			case n > 0:
+				sep = "\n\n"
+			}
+			if pass == 1 {
+				b.WriteString(sep)
+				b.WriteString(e.text.s)
+			}
+			n += len(sep) + len(e.text.s)
+			prev = e
 		}
-		switch {
-		case prev != nil && prev.block == e.block:
-			b.WriteString(e.joiner)
-		case b.Len() > 0:
-			b.WriteString("\n\n")
+		if pass == 0 {
+			b.Grow(n)
 		}
-		b.WriteString(e.text.String())
-		prev = e
 	}
 	return b.String()
 }

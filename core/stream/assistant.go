@@ -2,6 +2,7 @@ package stream
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/tidwall/gjson"
 )
@@ -142,12 +143,14 @@ func (d *Decoder) assistant(l *line, ev Event) {
 		return true
 	})
 	if id.Str != d.asstMsg {
-		d.asstMsg, d.asstCount = id.Str, 0
+		// A copy: kept until the next message, a substring would keep the
+		// whole line, which can be 64 MB.
+		d.asstMsg, d.asstCount = strings.Clone(id.Str), 0
 	}
 	apiErr := l.isAPIError.Bool()
 	apiStatus := int(l.apiErrorStatus.Int())
 	one := func(b *Block) {
-		b.MessageID = id.Str
+		b.MessageID = d.asstMsg
 		b.APIError, b.APIErrorStatus = apiErr, apiStatus
 		idx := d.asstCount
 		d.asstCount++
@@ -172,24 +175,27 @@ func (d *Decoder) assistant(l *line, ev Event) {
 	}
 	content.ForEach(func(_, c gjson.Result) bool {
 		b := &Block{}
-		var tid, name, input gjson.Result
-		c.ForEach(func(k, v gjson.Result) bool {
-			switch k.Str {
-			case "type":
-				b.Type = v.Str
-			case "text", "thinking":
-				b.Text = v.Str
-			case "id":
-				tid = v
-			case "name":
-				name = v
-			case "input":
-				input = v
-			}
-			return true
-		})
-		if b.Type == "tool_use" && tid.Str != "" {
-			t := d.register(tid.Str, name.Str, raw(input))
+		var tid, name, input string
+		if c.IsObject() {
+			// Not c.ForEach: it would unescape the text into one buffer and
+			// copy it into another; str does it in one.
+			eachMember(c.Raw, func(k, v string) {
+				switch k {
+				case "type":
+					b.Type = str(v)
+				case "text", "thinking":
+					b.Text = str(v)
+				case "id":
+					tid = str(v)
+				case "name":
+					name = str(v)
+				case "input":
+					input = v
+				}
+			})
+		}
+		if b.Type == "tool_use" && tid != "" {
+			t := d.register(tid, name, raw(gjson.Parse(input)))
 			b.ToolUse = &t
 		}
 		one(b)

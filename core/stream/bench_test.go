@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"sync"
 	"testing"
@@ -81,5 +83,38 @@ func BenchmarkFloor(b *testing.B) {
 				break
 			}
 		}
+	}
+}
+
+// BenchmarkHugeLine is the decoder's share of a 1–64 MB assistant text
+// block: bytes allocated per byte of text, the peak heap growth, and what is
+// left after a GC while the text is held (the text itself, 1x, is expected).
+// `make bench` runs these once each.
+func BenchmarkHugeLine(b *testing.B) {
+	for _, mb := range []int{1, 4, 16, 64} {
+		b.Run(fmt.Sprintf("%dMB", mb), func(b *testing.B) {
+			var allocated, peak, kept uint64
+			var n int
+			for b.Loop() {
+				r, size := hugeLine(mb << 20)
+				n = size
+				m := startHeapMeter(0)
+				text, _ := decodeHuge(b, r)
+				p, a := m.finish()
+				allocated += a
+				peak = max(peak, p)
+				kept = max(kept, m.retained())
+				if len(text) != size {
+					b.Fatalf("text of %d bytes, want %d", len(text), size)
+				}
+				runtime.KeepAlive(text)
+			}
+			in := float64(n)
+			b.ReportMetric(float64(allocated)/float64(b.N)/in, "B/inputB")
+			b.ReportMetric(float64(peak)/(1<<20), "peakMB")
+			b.ReportMetric(float64(peak)/in, "peakX")
+			b.ReportMetric(float64(kept)/(1<<20), "keptMB")
+			b.ReportMetric(float64(kept)/in, "keptX")
+		})
 	}
 }

@@ -3,8 +3,10 @@ package stream
 import (
 	"encoding/json"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf16"
 
 	"github.com/tidwall/gjson"
 )
@@ -87,7 +89,27 @@ func (d *Decoder) Next() (Event, error) {
 		if strings.TrimSpace(s) == "" {
 			continue
 		}
+		n := len(d.queue)
 		d.decodeLine(s)
+		if len(s) >= collectLine {
+			for i := n; i < len(d.queue); i++ {
+				d.queue[i].detach()
+			}
+			// The line is garbage now (its text lives on, copied out or
+			// as a substring): collected before the window lays the text
+			// out, it does not count towards the collector's next goal.
+			collectAfter(len(s))
+		}
+	}
+}
+
+// detach copies the small strings of an event of a huge line, which would
+// otherwise keep the whole line alive as long as the event: only a text
+// block's text may share the line's memory.
+func (ev *Event) detach() {
+	ev.SessionID = strings.Clone(ev.SessionID)
+	if b := ev.Block; b != nil {
+		b.Type, b.MessageID = strings.Clone(b.Type), strings.Clone(b.MessageID)
 	}
 }
 
@@ -118,17 +140,21 @@ func (d *Decoder) isUserDenied(id string) bool {
 }
 
 // register records a call; an empty name or input does not erase a known one.
+// The registry lives as long as the process: it keeps copies of the id and
+// name, as substrings would keep whole lines (a Write of 64 MB).
 func (d *Decoder) register(id, name string, input json.RawMessage) ToolUse {
 	d.mu.Lock()
-	t := d.tools[id]
-	t.ID = id
-	if name != "" {
-		t.Name = name
+	t, known := d.tools[id]
+	if !known {
+		t.ID = strings.Clone(id)
+	}
+	if name != "" && name != t.Name {
+		t.Name = strings.Clone(name)
 	}
 	if len(input) > 0 {
 		t.Input = input
 	}
-	d.tools[id] = t
+	d.tools[t.ID] = t
 	d.mu.Unlock()
 	d.turn.addUse(t)
 	return t
@@ -154,8 +180,9 @@ type line struct {
 	errors, terminalReason, resultIndex                       gjson.Result
 }
 
-func (l *line) set(key, v gjson.Result) bool {
-	switch key.Str {
+func (l *line) set(key, raw string) {
+	v := result(raw)
+	switch key {
 	case "type":
 		l.typ = v
 	case "subtype":
@@ -231,7 +258,6 @@ func (l *line) set(key, v gjson.Result) bool {
 	case "result_index":
 		l.resultIndex = v
 	}
-	return true
 }
 
 func (d *Decoder) decodeLine(s string) {
@@ -246,7 +272,7 @@ func (d *Decoder) decodeLine(s string) {
 		return
 	}
 	var l line
-	root.ForEach(l.set)
+	eachMember(s, l.set)
 	ev.SessionID = l.sessionID.Str
 	switch l.typ.Str {
 	case "system":
@@ -313,6 +339,167 @@ func reasonText(r gjson.Result) string {
 		}
 	}
 	return r.Raw
+}
+
+// result is gjson's reading of the raw JSON value, but for a string
+// unescaped by str: a result line repeats the whole answer.
+func result(raw string) gjson.Result {
+	if len(raw) > 0 && raw[0] == '"' {
+		return gjson.Result{Type: gjson.String, Raw: raw, Str: str(raw)}
+	}
+	return gjson.Parse(raw)
+}
+
+// str is the string a JSON value holds, as gjson's Result.Str: "" for
+// anything but a string. Without escapes it is a substring of raw. With
+// them, it is unescaped into a buffer of the escaped length (the text is
+// never longer), where gjson fills one buffer and copies it into a second:
+// for a 64 MB answer, 64 MB more at the peak.
+func str(raw string) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	s := raw[1 : len(raw)-1]
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for {
+		i := strings.IndexByte(s, '\\')
+		if i < 0 {
+			b.WriteString(s)
+			break
+		}
+		b.WriteString(s[:i])
+		if i+1 >= len(s) {
+			break
+		}
+		n := 2
+		switch c := s[i+1]; c {
+		case '\\', '/', '"':
+			b.WriteByte(c)
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			if i+6 > len(s) {
+				return b.String()
+			}
+			r := hex4(s[i+2:])
+			n = 6
+			if utf16.IsSurrogate(r) && r < 0xDC00 && i+12 <= len(s) && s[i+6] == '\\' && s[i+7] == 'u' {
+				if r2 := hex4(s[i+8:]); r2 >= 0xDC00 && r2 < 0xE000 {
+					r, n = utf16.DecodeRune(r, r2), 12
+				}
+			}
+			b.WriteRune(r) // a lone surrogate becomes U+FFFD, as in gjson
+		default: // not valid JSON; gjson stops here too
+			return b.String()
+		}
+		s = s[i+n:]
+	}
+	if b.Cap()-b.Len() > b.Len()/4 { // mostly \u escapes: keep only the text
+		return strings.Clone(b.String())
+	}
+	return b.String()
+}
+
+// hex4 is the value of 4 hex digits, 0 if they are not (as gjson's runeit).
+func hex4(s string) rune {
+	n, _ := strconv.ParseUint(s[:4], 16, 64)
+	return rune(n)
+}
+
+// eachMember calls fn with the key and the raw value of each member of obj,
+// a valid JSON object. Unlike gjson's ForEach it unescapes no value, so a
+// huge string is unescaped once, by str, and only if it is wanted.
+func eachMember(obj string, fn func(key, raw string)) {
+	i := strings.IndexByte(obj, '{')
+	if i < 0 {
+		return
+	}
+	for i++; ; i++ {
+		i = skipSpace(obj, i)
+		if i >= len(obj) || obj[i] != '"' {
+			return // '}'
+		}
+		end := stringEnd(obj, i)
+		key := str(obj[i:end])
+		i = skipSpace(obj, end)
+		if i >= len(obj) || obj[i] != ':' {
+			return
+		}
+		i = skipSpace(obj, i+1)
+		end = valueEnd(obj, i)
+		fn(key, obj[i:end])
+		if i = skipSpace(obj, end); i >= len(obj) || obj[i] != ',' {
+			return
+		}
+	}
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd is the index just after the JSON string that starts at s[i].
+func stringEnd(s string, i int) int {
+	for j := i + 1; ; j++ {
+		k := strings.IndexByte(s[j:], '"')
+		if k < 0 {
+			return len(s)
+		}
+		j += k
+		odd := false // an odd run of backslashes escapes the quote
+		for p := j - 1; p > i && s[p] == '\\'; p-- {
+			odd = !odd
+		}
+		if !odd {
+			return j + 1
+		}
+	}
+}
+
+// valueEnd is the index just after the JSON value that starts at s[i].
+func valueEnd(s string, i int) int {
+	if i >= len(s) {
+		return i
+	}
+	switch s[i] {
+	case '"':
+		return stringEnd(s, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(s); j++ {
+			switch s[j] {
+			case '"':
+				j = stringEnd(s, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(s)
+	}
+	j := i
+	for j < len(s) && s[j] != ',' && s[j] != '}' && s[j] != ']' && s[j] != ' ' && s[j] != '\t' && s[j] != '\n' && s[j] != '\r' {
+		j++
+	}
+	return j
 }
 
 func raw(r gjson.Result) json.RawMessage {

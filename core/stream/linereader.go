@@ -4,12 +4,34 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 )
 
 // readerBufSize is the bufio buffer: lines up to this size cost one copy;
 // longer ones are gathered in fragments, so a line is never capped.
 const readerBufSize = 64 << 10
+
+// collectLine is the length from which a line's garbage is collected at
+// once (see collectAfter).
+const collectLine = 8 << 20
+
+// collectAfter runs a collection after n bytes of a line became garbage,
+// when n is at least collectLine and a quarter of the heap live at the last
+// collection. Left to the collector's pacing, garbage that big stays until
+// the heap doubles; a collection costs time in proportion to the live heap,
+// which such a line pays for. Lines this long are rare.
+func collectAfter(n int) {
+	if n < collectLine {
+		return
+	}
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	if uint64(n) >= live[0].Value.Uint64()/4 {
+		runtime.GC()
+	}
+}
 
 // LineReader splits a stream into '\n'-terminated lines of any length.
 // A long line costs about twice its size while it is read (fragments plus
@@ -68,6 +90,10 @@ func (l *LineReader) readLong(first []byte) (string, error) {
 	clear(l.frags) // let the fragments go before the caller parses the line
 	l.frags = l.frags[:0]
 	s := sb.String()
+	// The fragments are garbage now, but nothing would collect them before
+	// the caller makes the line's text, as big again: the line would cost
+	// three times its size at once instead of two.
+	collectAfter(total)
 	if rerr != nil && rerr != io.EOF {
 		return "", rerr
 	}
