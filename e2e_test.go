@@ -105,6 +105,62 @@ func TestE2E(t *testing.T) {
 		d.shot("e2e_after_grant")
 		d.quit()
 	})
+	// Always allow for this project by keyboard, revoke the rule in
+	// Preferences by keyboard, and the same call asks again.
+	t.Run("LiveAlwaysThenRevokeInPreferences", func(t *testing.T) {
+		d := newDesk(t, map[string]any{"permission_prompts": "live", "baseline_tools": false})
+		d.api.Handle(toolThenDone(fakeapi.Bash("touch made-always.txt")))
+		d.start()
+		d.typeText("create a file please")
+		d.key("ctrl+Return")
+		d.waitRequests(1)
+		time.Sleep(2 * time.Second)
+		d.key("2") // Always allow, kept for this project (the default)
+		d.waitFile(filepath.Join(d.work, "made-always.txt"))
+		d.waitRequests(2)
+		project := filepath.Join(d.work, ".claude", "settings.local.json")
+		if b, err := os.ReadFile(project); err != nil || !strings.Contains(string(b), `"Bash(touch made-always.txt)"`) {
+			t.Fatalf("project settings after Always: %s (%v)", b, err)
+		}
+		time.Sleep(time.Second)
+		d.key("ctrl+comma")
+		prefs := strings.Fields(d.xdo(20*time.Second, "search", "--sync", "--onlyvisible", "--name", "^Latch Preferences$"))[0]
+		d.xdo(5*time.Second, "windowfocus", "--sync", prefs)
+		time.Sleep(800 * time.Millisecond)
+		// From the command field back to Close, Add folder, Add rule, the
+		// rule field, and the project rule's Remove button.
+		for range 5 {
+			d.key("shift+Tab")
+		}
+		d.shot("e2e_prefs_revoke")
+		d.key("space")
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			b, _ := os.ReadFile(project)
+			if !strings.Contains(string(b), "made-always") {
+				break
+			}
+			if time.Now().After(deadline) {
+				d.shot("timeout")
+				t.Fatalf("the rule was not removed in Preferences: %s", b)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		d.key("Escape")
+		d.xdo(5*time.Second, "windowfocus", "--sync", d.win)
+		time.Sleep(time.Second)
+		d.typeText("again please")
+		d.key("ctrl+Return")
+		d.waitRequests(3)
+		time.Sleep(3 * time.Second)
+		if n := len(d.api.Conversation()); n != 3 {
+			t.Fatalf("%d conversation requests: the call ran without asking after the revoke", n)
+		}
+		d.shot("e2e_asks_again")
+		d.key("1")
+		d.waitRequests(4)
+		d.quit()
+	})
 }
 
 // toolThenDone calls the tool for each user message and answers its

@@ -413,6 +413,36 @@ func (mw *MainWindow) stop() {
 	}
 }
 
+// undoGrant takes a grant back (the Undo of its transcript row).
+func (mw *MainWindow) undoGrant(id string) {
+	mw.withGranter(func(g Granter) error { return g.Undo(id) })
+}
+
+// grantLater offers the grant dialog for a refused call (Grant… on its card).
+func (mw *MainWindow) grantLater(toolUseID string) {
+	mw.withGranter(func(g Granter) error { return g.GrantLater(toolUseID) })
+}
+
+// withGranter runs f off the UI goroutine on the session, if it is one;
+// a failure shows in the transcript.
+func (mw *MainWindow) withGranter(f func(Granter) error) {
+	mw.mu.Lock()
+	g, ok := mw.runner.(Granter)
+	mw.mu.Unlock()
+	if !ok {
+		return
+	}
+	go func() {
+		if err := f(g); err != nil {
+			mw.do(func() {
+				mw.tr.addError("That did not work", err.Error())
+				mw.tr.list.Sync()
+				mw.refresh()
+			})
+		}
+	}()
+}
+
 // reloadRunner asks the session, if it can, to take up saved settings.
 func (mw *MainWindow) reloadRunner() {
 	mw.mu.Lock()

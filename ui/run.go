@@ -25,6 +25,14 @@ type Reloader interface {
 	Reload() error
 }
 
+// Granter is a Runner whose grants can be taken back and whose refused
+// calls can be granted after the turn; *app.Session is one. Both do file
+// I/O, so the window calls them off the UI goroutine.
+type Granter interface {
+	Undo(grantID string) error
+	GrantLater(toolUseID string) error
+}
+
 // Options configure Run.
 type Options struct {
 	Workdir string // "" = ask
