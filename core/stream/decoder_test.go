@@ -214,6 +214,7 @@ func TestDecoderConcurrentMarks(t *testing.T) {
 		for i := 0; i < 100; i++ {
 			io.WriteString(pw, `{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Bash","input":{}}]}}`+"\n")
 		}
+		wg.Wait() // the app answered deny before the CLI reports the result
 		io.WriteString(pw, `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","is_error":true,"content":"no"}]}}`+"\n")
 		pw.Close()
 	}()
