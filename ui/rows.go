@@ -31,6 +31,7 @@ type rowView struct {
 	errCard   *textCard
 	turn      *widget.Label
 	tool      *toolCard
+	grant     *grantRow
 
 	assistantBox, thinkingBox, noticeBox, turnBox *fyne.Container
 }
@@ -103,7 +104,13 @@ func (t *transcript) bind(id int, o fyne.CanvasObject) {
 		if r.user == nil {
 			r.user = newTextCard(tint(theme.ColorNamePrimary, 28), theme.AccountIcon(), widget.HighImportance)
 		}
-		r.user.set("You", capTextAt(e.text.String(), softRowText))
+		if e.auto {
+			r.user.icon.SetResource(theme.InfoIcon())
+			r.user.set("Latch", capTextAt(e.text.String(), softRowText))
+		} else {
+			r.user.icon.SetResource(theme.AccountIcon())
+			r.user.set("You", capTextAt(e.text.String(), softRowText))
+		}
 		r.show(r.user.root)
 	case rowAssistant:
 		if r.assistant == nil {
@@ -112,7 +119,10 @@ func (t *transcript) bind(id int, o fyne.CanvasObject) {
 			r.assistantBox = container.NewPadded(r.assistant)
 		}
 		if e.md == nil || e.mdVer != e.version {
-			r.assistant.ParseMarkdown(capText(e.text.String()))
+			// Model-written markdown: links ask before they open, images
+			// are never loaded.
+			r.assistant.Segments = safeMarkdown(capText(e.text.String()), t.actions.openLink)
+			r.assistant.Refresh()
 			e.md, e.mdVer = r.assistant.Segments, e.version
 		} else {
 			r.assistant.Segments = e.md
@@ -129,6 +139,12 @@ func (t *transcript) bind(id int, o fyne.CanvasObject) {
 		}
 		r.thinking.SetText("Thinking: " + strings.TrimSpace(capText(e.text.String())))
 		r.show(r.thinkingBox)
+	case rowGrant:
+		if r.grant == nil {
+			r.grant = newGrantRow(r)
+		}
+		r.grant.set(e.grant)
+		r.show(r.grant.root)
 	case rowTool:
 		if r.tool == nil {
 			r.tool = newToolCard(r)
@@ -201,6 +217,8 @@ func (t *transcript) estimate(id int, width float32) float32 {
 		return h
 	case rowTurn:
 		return 30
+	case rowGrant:
+		return 44
 	case rowNotice:
 		return 36
 	case rowUser, rowError:

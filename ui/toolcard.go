@@ -21,6 +21,7 @@ type toolCard struct {
 	summary *widget.Label
 	state   *widget.Label
 	toggle  *widget.Button
+	grant   *widget.Button // Grant…: a refused call offered again, after the turn
 	denial  *widget.Label
 	details *fyne.Container
 	input   *fyne.Container // the whole input, wrapped (wholeText)
@@ -51,6 +52,16 @@ func newToolCard(r *rowView) *toolCard {
 		r.t.list.Sync()
 	})
 	c.toggle.Importance = widget.LowImportance
+	c.grant = widget.NewButtonWithIcon("Grant…", theme.ConfirmIcon(), func() {
+		if r.t == nil || r.id >= len(r.t.entries) || r.t.actions.grantLater == nil {
+			return
+		}
+		if tc := r.t.entries[r.id].tool; tc != nil && tc.ID != "" {
+			r.t.actions.grantLater(tc.ID)
+		}
+	})
+	c.grant.Importance = widget.LowImportance
+	c.grant.Hide()
 	c.denial = widget.NewLabel("")
 	c.denial.Wrapping = fyne.TextWrapWord
 	c.denial.Importance = widget.DangerImportance
@@ -64,7 +75,7 @@ func newToolCard(r *rowView) *toolCard {
 	c.resLbl.SizeName = theme.SizeNameCaptionText
 	head := container.NewBorder(nil, nil,
 		container.NewHBox(widget.NewIcon(theme.ComputerIcon()), c.name),
-		container.NewHBox(c.state, c.toggle), c.summary)
+		container.NewHBox(c.state, c.grant, c.toggle), c.summary)
 	caption := func(s string) *widget.Label {
 		l := widget.NewLabel(s)
 		l.Importance = widget.LowImportance
@@ -103,13 +114,17 @@ func (c *toolCard) set(e *entry) {
 		// The class in words reads as a sentence: "Needs approval.",
 		// "Denied by rule.", "Blocked: permission channel closed."
 		msg := strings.ToUpper(tc.Denial[:1]) + tc.Denial[1:] + "."
-		if tc.Grantable {
-			msg += " You can grant it when the turn ends."
+		if tc.Grantable && e.finished {
+			msg += " Grant… offers it again, and Claude retries it."
+			c.grant.Show()
+		} else {
+			c.grant.Hide()
 		}
 		c.denial.SetText(msg)
 		c.denial.Show()
 	} else {
 		c.denial.Hide()
+		c.grant.Hide()
 	}
 	if e.expanded {
 		c.toggle.SetText("Hide")

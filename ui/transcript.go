@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"net/url"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -21,10 +22,18 @@ const (
 	rowNotice
 	rowError
 	rowTurn
+	rowGrant
 )
 
 func (k rowKind) String() string {
-	return [...]string{"user", "assistant", "thinking", "tool", "notice", "error", "turn"}[k]
+	return [...]string{"user", "assistant", "thinking", "tool", "notice", "error", "turn", "grant"}[k]
+}
+
+// rowActions are what rows can ask of the window.
+type rowActions struct {
+	openLink   func(*url.URL) // a link in an answer was tapped: confirm first
+	grantLater func(toolUseID string)
+	undo       func(grantID string)
 }
 
 // rowText is a row's text, never changed in place: the rows of a streamed
@@ -44,6 +53,8 @@ type entry struct {
 	block string        // BlockID of a streamed text or thinking block
 	tool  *app.ToolCall // rowTool
 	turn  *app.TurnInfo // rowTurn
+	grant *app.GrantInfo // rowGrant; Undone once taken back
+	auto  bool           // rowUser: Latch's own retry message
 
 	expanded bool // tool card shows input and result
 	finished bool // the tool call has its result
@@ -66,6 +77,8 @@ type entry struct {
 type transcript struct {
 	entries []*entry
 	tools   map[string]int
+	grants  map[string]int // grant id -> row
+	actions rowActions
 	list    *vlist
 	// lastPrompt is a prompt the window showed itself before the session
 	// echoed it back as EvPrompt; the echo is then not shown twice.
@@ -91,7 +104,7 @@ const (
 )
 
 func newTranscript() *transcript {
-	t := &transcript{tools: map[string]int{}}
+	t := &transcript{tools: map[string]int{}, grants: map[string]int{}}
 	t.list = newVList(newRowView, t.bind, t.estimate)
 	return t
 }
@@ -132,6 +145,10 @@ func (t *transcript) addError(title, detail string) {
 func (t *transcript) apply(ev app.Event) {
 	switch ev.Kind {
 	case app.EvPrompt:
+		if ev.Auto {
+			t.add(&entry{kind: rowUser, text: rowText{ev.Text}, auto: true})
+			return
+		}
 		if t.lastPrompt != "" && ev.Text == t.lastPrompt {
 			t.lastPrompt = ""
 			return
@@ -198,6 +215,18 @@ func (t *transcript) apply(ev app.Event) {
 			return
 		}
 		t.addError(ev.Err.Title, ev.Err.Detail)
+	case app.EvGrant:
+		if ev.Grant == nil {
+			return
+		}
+		g := *ev.Grant
+		if id, ok := t.grants[g.ID]; ok && g.Undone {
+			t.entries[id].grant.Undone = true
+			t.changed(id)
+			t.addNotice(g.Text)
+			return
+		}
+		t.grants[g.ID] = t.add(&entry{kind: rowGrant, grant: &g})
 	}
 }
 

@@ -70,7 +70,7 @@ func TestToolCardShowsDenialInWords(t *testing.T) {
 		showsDeny bool
 	}{
 		{"channel closed", app.ToolCall{ID: "1", Denial: "blocked: permission channel closed", Grantable: true, IsError: true},
-			"denied", "Blocked: permission channel closed. You can grant it when the turn ends.", widget.DangerImportance, true},
+			"denied", "Blocked: permission channel closed. Grant… offers it again, and Claude retries it.", widget.DangerImportance, true},
 		{"by rule", app.ToolCall{ID: "1", Denial: "denied by rule", IsError: true},
 			"denied", "Denied by rule.", widget.DangerImportance, true},
 		{"error", app.ToolCall{ID: "1", Result: "exit status 1", IsError: true}, "error", "", widget.DangerImportance, false},
