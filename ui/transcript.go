@@ -48,11 +48,11 @@ func (r rowText) Len() int       { return len(r.s) }
 // so it is kept small: what only some kinds of row need is behind a pointer.
 type entry struct {
 	kind  rowKind
-	text  rowText       // user, assistant, thinking, notice text; error detail
-	title string        // error title
-	block string        // BlockID of a streamed text or thinking block
-	tool  *app.ToolCall // rowTool
-	turn  *app.TurnInfo // rowTurn
+	text  rowText        // user, assistant, thinking, notice text; error detail
+	title string         // error title
+	block string         // BlockID of a streamed text or thinking block
+	tool  *app.ToolCall  // rowTool
+	turn  *app.TurnInfo  // rowTurn
 	grant *app.GrantInfo // rowGrant; Undone once taken back
 	auto  bool           // rowUser: Latch's own retry message
 
