@@ -102,3 +102,20 @@ func TestAnswerLinksAskFirst(t *testing.T) {
 		t.Error("the confirmation does not show the target")
 	}
 }
+
+// An error shows its end; Copy gives the whole text.
+func TestErrorCardCopiesTheWholeText(t *testing.T) {
+	h := newHarness(t)
+	full := strings.Repeat("noise line\n", 40000) + "the real reason: XYZ"
+	h.mw.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{Title: "Claude Code exited before it started the turn",
+		Detail: "…\nthe real reason: XYZ", Full: full}})
+	h.mw.surf.flush()
+	rv := visibleRow(t, h.mw.tr, 0)
+	if !strings.Contains(rv.errCard.body.Text, "the real reason: XYZ") {
+		t.Errorf("card shows %q", rv.errCard.body.Text)
+	}
+	rv.errCopy.OnTapped()
+	if got := h.mw.app.Clipboard().Content(); got != full {
+		t.Errorf("copied %d bytes, want %d", len(got), len(full))
+	}
+}

@@ -100,6 +100,7 @@ func (mw *MainWindow) Surface() app.Surface { return mw.surf }
 func (mw *MainWindow) build() {
 	mw.tr = newTranscript()
 	mw.tr.actions = rowActions{openLink: mw.confirmLink, grantLater: mw.grantLater, undo: mw.undoGrant}
+	mw.tr.copy = func(s string) { mw.app.Clipboard().SetContent(s) }
 	mw.prompt = newPromptEntry(mw.send)
 	mw.prompt.onEscape = func() {
 		if mw.running {

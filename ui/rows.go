@@ -32,6 +32,7 @@ type rowView struct {
 	turn      *widget.Label
 	tool      *toolCard
 	grant     *grantRow
+	errCopy   *widget.Button
 
 	assistantBox, thinkingBox, noticeBox, turnBox *fyne.Container
 }
@@ -165,8 +166,22 @@ func (t *transcript) bind(id int, o fyne.CanvasObject) {
 		if r.errCard == nil {
 			r.errCard = newTextCard(tint(theme.ColorNameError, 30), theme.ErrorIcon(), widget.DangerImportance)
 			r.errCard.body.Importance = widget.DangerImportance
+			// The card shows the end of the error, where the reason is; Copy
+			// gives all of it.
+			r.errCopy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+				if r.t != nil && r.id < len(r.t.entries) && r.t.copy != nil {
+					r.t.copy(r.t.entries[r.id].full)
+				}
+			})
+			r.errCopy.Importance = widget.LowImportance
+			r.errCard.inner.Objects[0] = container.NewBorder(nil, nil, r.errCard.icon, r.errCopy, r.errCard.head)
 		}
 		r.errCard.set(e.title, capTextAt(e.text.String(), softRowText))
+		if e.full != "" {
+			r.errCopy.Show()
+		} else {
+			r.errCopy.Hide()
+		}
 		r.show(r.errCard.root)
 	case rowTurn:
 		if r.turn == nil {

@@ -55,6 +55,7 @@ type entry struct {
 	turn  *app.TurnInfo  // rowTurn
 	grant *app.GrantInfo // rowGrant; Undone once taken back
 	auto  bool           // rowUser: Latch's own retry message
+	full  string         // rowError: the whole text (all of stderr), for Copy
 
 	expanded bool // tool card shows input and result
 	finished bool // the tool call has its result
@@ -79,6 +80,7 @@ type transcript struct {
 	tools   map[string]int
 	grants  map[string]int // grant id -> row
 	actions rowActions
+	copy    func(string) // puts text on the clipboard
 	list    *vlist
 	// lastPrompt is a prompt the window showed itself before the session
 	// echoed it back as EvPrompt; the echo is then not shown twice.
@@ -214,7 +216,11 @@ func (t *transcript) apply(ev app.Event) {
 			t.addError(ev.Text, "")
 			return
 		}
-		t.addError(ev.Err.Title, ev.Err.Detail)
+		full := ev.Err.Full
+		if full == "" {
+			full = ev.Err.Detail
+		}
+		t.add(&entry{kind: rowError, title: ev.Err.Title, text: rowText{ev.Err.Detail}, full: full})
 	case app.EvGrant:
 		if ev.Grant == nil {
 			return
