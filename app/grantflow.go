@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"slices"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -48,7 +49,7 @@ func grantRequestOf(denials []stream.Denial, allowed, dirs []string, workdir str
 		}
 		if dir != "" && !haveDir[dir] {
 			haveDir[dir] = true
-			r.Folders = append(r.Folders, FolderGrant{Path: dir, Tool: d.Tool, Reason: denialWords(d.Class), Example: example})
+			r.Folders = append(r.Folders, FolderGrant{Path: dir, Tool: d.Tool, Write: writes(d.Tool), Reason: denialWords(d.Class), Example: example})
 		}
 		// A folder grant lets Read run there; every other tool also needs
 		// its own rule: the narrowest that lets the call run, never a bare
@@ -93,7 +94,18 @@ func saveGrants(d Decision, userSettings, workdir string) (rules, dirs []string,
 			errs = append(errs, fmt.Errorf("folder %s: %w", f, e))
 			continue
 		}
+		// Reading is a rule; reading and writing is the folder itself
+		// (a working folder) with the rule that lets edits there run.
+		if slices.Contains(d.ReadOnly, f) || slices.Contains(d.ReadOnly, clean) {
+			if r := folderRule("Read", clean); r != "" {
+				rules = append(rules, r)
+			}
+			continue
+		}
 		dirs = append(dirs, clean)
+		if r := folderRule("Edit", clean); r != "" {
+			rules = append(rules, r)
+		}
 	}
 	var store *grants.Store
 	switch d.Scope {
@@ -149,4 +161,13 @@ func addDirsUpdate(dir, destination string) json.RawMessage {
 		"type": "addDirectories", "directories": []string{dir}, "destination": destination,
 	})
 	return b
+}
+
+// writes reports the tools that change files.
+func writes(tool string) bool {
+	switch tool {
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		return true
+	}
+	return false
 }

@@ -188,7 +188,7 @@ func (s *Session) answer(p *proc, a answer) {
 			p.write(stream.Deny(a.reqID, "The folder could not be granted: "+err.Error(), false))
 			break
 		}
-		_, _, err = saveGrants(Decision{Folders: []string{dir}, Scope: d.Scope, Force: true}, s.cfg.UserSettings, s.cfg.Workdir)
+		rules, dirs, err := saveGrants(Decision{Folders: []string{dir}, ReadOnly: d.ReadOnly, Scope: d.Scope, Force: true}, s.cfg.UserSettings, s.cfg.Workdir)
 		if err != nil {
 			s.fail("The folder was not saved", err.Error()+"\nIt is granted for this session only.")
 		}
@@ -199,12 +199,23 @@ func (s *Session) answer(p *proc, a answer) {
 				file = st.Path
 			}
 		}
-		s.grantMade("Granted the folder "+VisibleLine(dir)+grantWhere(d.Scope, saved), nil, []string{dir}, file)
-		if s.grantRules(nil, []string{dir}, saved) {
+		access := "reading and writing"
+		if len(dirs) == 0 {
+			access = "reading"
+		}
+		s.grantMade("Granted the folder "+VisibleLine(dir)+" for "+access+grantWhere(d.Scope, saved), rules, dirs, file)
+		if s.grantRules(rules, dirs, saved) {
 			p.write(stream.Allow(a.reqID, c.Input, nil))
 			break
 		}
-		p.write(stream.Allow(a.reqID, c.Input, []json.RawMessage{addDirsUpdate(dir, "session")}))
+		var ups []json.RawMessage
+		for _, r := range rules {
+			ups = append(ups, addRulesUpdate(r, "session"))
+		}
+		if len(dirs) > 0 {
+			ups = append(ups, addDirsUpdate(dir, "session"))
+		}
+		p.write(stream.Allow(a.reqID, c.Input, ups))
 	case Deny, DenyStop:
 		msg := strings.TrimSpace(d.Message)
 		if msg == "" {

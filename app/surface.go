@@ -203,6 +203,11 @@ type Decision struct {
 	// Grant: the rules and folders the person ticked, as edited.
 	Rules   []string
 	Folders []string
+	// ReadOnly lists the folders (of Folder or Folders) granted for reading
+	// only: a Read(//dir/**) rule. Any other folder is granted for reading
+	// and writing: it joins additionalDirectories with an Edit(//dir/**) rule,
+	// so a Write there does not ask again.
+	ReadOnly []string
 	// Force is set when the person confirmed a grant of / or the home folder.
 	Force bool
 }
@@ -227,6 +232,7 @@ type ToolGrant struct {
 // FolderGrant is one folder to offer.
 type FolderGrant struct {
 	Path    string // suggested folder
+	Write   bool   // the call writes: offer reading and writing by default
 	Tool    string
 	Reason  string
 	Example string

@@ -29,6 +29,7 @@ type askDialog struct {
 	groups []*choiceGroup // AskUserQuestion
 
 	ruleNote *widget.Label // what is wrong with the rule, or how broad it is
+	access   *choiceGroup  // the folder grant: read, or read and write
 	review   *reviewBox    // the call, shown whole
 	gateNote *widget.Label // says why the allow keys wait
 
@@ -168,7 +169,10 @@ func (d *askDialog) permissionContent() fyne.CanvasObject {
 		browse := newKButton("Browse…", theme.FolderOpenIcon(), d.m, func() {
 			d.mw.chooseFolder(d.folder.Text, func(p string) { d.folder.SetText(p) })
 		})
-		form = append(form, caption("Folder to grant"), container.NewBorder(nil, nil, nil, browse, d.folder))
+		d.access = newChoiceGroup(folderAccessNames, false, d.m)
+		d.access.items[folderAccessDefault(writesFiles(q.Tool))].Selected = true
+		form = append(form, caption("Folder to grant"), container.NewBorder(nil, nil, nil, browse, d.folder),
+			container.NewHBox(d.access.objects()...))
 		d.grantFolder = newKButton("4  Grant folder", theme.FolderIcon(), d.m, func() { d.finish(app.GrantFolder) })
 		d.buttons = append(d.buttons, d.grantFolder)
 	}
@@ -295,6 +299,9 @@ func (d *askDialog) finish(a app.Action) {
 		dec.Message = d.denyMessage()
 	case app.GrantFolder:
 		dec.Folder = strings.TrimSpace(d.folder.Text)
+		if d.access != nil && d.access.items[0].Selected {
+			dec.ReadOnly = []string{dec.Folder}
+		}
 		dec.Scope = d.scopeValue()
 		if d.q.NoPersistent {
 			dec.Scope = app.ScopeOnce
@@ -378,7 +385,9 @@ func (d *askDialog) key(ev *fyne.KeyEvent) bool {
 		case *kButton:
 			f.OnTapped()
 		case *choice:
-			if d.answer == nil { // a "save it in" option: always allow there
+			if d.access != nil && f.group == d.access {
+				d.finish(app.GrantFolder)
+			} else if d.answer == nil { // a "keep it for" option: always allow there
 				d.finish(app.AllowAlways)
 			} else {
 				d.finish(app.AllowOnce)

@@ -99,6 +99,9 @@ func TestGrantDialogTabScrollsTheFocusIntoView(t *testing.T) {
 	}
 	for i := range d.folderChecks {
 		want = append(want, d.folderChecks[i], d.folders[i], d.browses[i])
+		for _, c := range d.access[i].items {
+			want = append(want, c)
+		}
 	}
 	inList := len(want)
 	for _, c := range d.scope.items {

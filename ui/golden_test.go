@@ -43,7 +43,7 @@ func TestGoldenImages(t *testing.T) {
 		{"grants", func(t *testing.T, h *harness) {
 			go h.mw.surf.AskGrants(context.Background(), app.GrantRequest{Round: 1,
 				Tools:   []app.ToolGrant{{Rule: "Bash(npm install:*)", Tool: "Bash", Reason: "needs approval", Example: "npm install left-pad"}},
-				Folders: []app.FolderGrant{{Path: "/srv/shared", Tool: "Write", Reason: "outside the working folder"}}})
+				Folders: []app.FolderGrant{{Path: "/srv/shared", Tool: "Write", Write: true, Reason: "outside the working folder"}}})
 			h.q.waitOne(t)
 		}},
 	}

@@ -31,6 +31,7 @@ type grantDialog struct {
 	rules        []*seenEntry
 	folderChecks []*seenCheck
 	folders      []*seenEntry
+	access       []*choiceGroup // per folder: read, or read and write
 	browses      []*seenButton
 	heads        map[fyne.CanvasObject]fyne.CanvasObject // a section's first checkbox → its heading
 	list         *container.Scroll
@@ -191,10 +192,15 @@ func (d *grantDialog) content() fyne.CanvasObject {
 				c.SetChecked(true)
 			})
 		}
+		acc := newChoiceGroup(folderAccessNames, false, d.m)
+		acc.onFocus = d.scrollTo
+		acc.items[folderAccessDefault(f.Write)].Selected = true
 		d.folderChecks = append(d.folderChecks, c)
 		d.folders = append(d.folders, e)
+		d.access = append(d.access, acc)
 		d.browses = append(d.browses, browse)
-		folders = append(folders, c, container.NewBorder(nil, nil, nil, browse, e))
+		folders = append(folders, c, container.NewBorder(nil, nil, nil, browse, e),
+			layout.NewSpacer(), container.NewHBox(acc.objects()...))
 		if s := detailLine(f.Reason, f.Example); s != "" {
 			folders = append(folders, layout.NewSpacer(), caption(s))
 		}
@@ -268,6 +274,9 @@ func (d *grantDialog) submit() {
 			changed = append(changed, real)
 		}
 		dec.Folders = append(dec.Folders, real)
+		if d.access[i].items[0].Selected {
+			dec.ReadOnly = append(dec.ReadOnly, real)
+		}
 	}
 	if len(dec.Rules) == 0 && len(dec.Folders) == 0 {
 		d.say("Nothing is ticked. Tick what to grant (Space), or press Esc for “Not now”.")

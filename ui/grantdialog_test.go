@@ -76,6 +76,12 @@ func TestGrantDialogTabOrderIsReadingOrder(t *testing.T) {
 		t.Fatalf("after the folder comes %T", browse)
 	}
 	press(h.c, fyne.KeyTab)
+	for i, c := range d.access[0].items {
+		if h.c.Focused() != c {
+			t.Fatalf("folder access option %d is not next", i)
+		}
+		press(h.c, fyne.KeyTab)
+	}
 	for i := range d.scope.items {
 		if h.c.Focused() != d.scope.items[i] {
 			t.Fatalf("scope option %d is not next", i)

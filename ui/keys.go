@@ -171,6 +171,7 @@ type choiceGroup struct {
 	multi    bool
 	sink     keySink
 	OnChange func()
+	onFocus  func(fyne.CanvasObject) // an option got the focus (scroll it into view)
 }
 
 func newChoiceGroup(options []string, multi bool, sink keySink) *choiceGroup {
@@ -238,7 +239,13 @@ func (c *choice) Tapped(*fyne.PointEvent) {
 	c.group.pick(c.group.index(c))
 }
 
-func (c *choice) FocusGained() { c.focused = true; c.Refresh() }
+func (c *choice) FocusGained() {
+	c.focused = true
+	c.Refresh()
+	if c.group.onFocus != nil {
+		c.group.onFocus(c)
+	}
+}
 func (c *choice) FocusLost()   { c.focused = false; c.Refresh() }
 
 func (c *choice) TypedRune(r rune) {

@@ -89,3 +89,27 @@ func (mw *MainWindow) rememberScope(s app.Scope) {
 		_ = grants.UpdateConfigAt(path, func(c *grants.Config) { c.GrantScope = key })
 	}()
 }
+
+// What a folder grant allows, in the order both dialogs show it.
+var folderAccessNames = []string{
+	"Read only (a Read rule)",
+	"Read and write (a working folder, and an Edit rule)",
+}
+
+// folderAccessDefault is the option a folder grant starts on: reading and
+// writing for a call that writes, reading otherwise.
+func folderAccessDefault(write bool) int {
+	if write {
+		return 1
+	}
+	return 0
+}
+
+// writesFiles reports the tools that change files.
+func writesFiles(tool string) bool {
+	switch tool {
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		return true
+	}
+	return false
+}
