@@ -2,10 +2,10 @@ package app
 
 import (
 	"encoding/json"
-	"slices"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/latch-app/latch/core/grants"

@@ -246,7 +246,7 @@ func (c *choice) FocusGained() {
 		c.group.onFocus(c)
 	}
 }
-func (c *choice) FocusLost()   { c.focused = false; c.Refresh() }
+func (c *choice) FocusLost() { c.focused = false; c.Refresh() }
 
 func (c *choice) TypedRune(r rune) {
 	if r == ' ' {
