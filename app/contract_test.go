@@ -516,3 +516,41 @@ func TestContractRevokeAsksAgain(t *testing.T) {
 		t.Error("no backup: the file was not written by Latch")
 	}
 }
+
+// A call the person denied live can be granted after the turn for this
+// session: the real CLI takes the grant through apply_flag_settings (no
+// refusal, no second question) and the retry runs it. That no process is
+// restarted is checked with the scripted CLI (TestGrantLater).
+func TestContractGrantLaterInTheRunningCLI(t *testing.T) {
+	r := newRig(t)
+	r.surf.ask = func(app.Question) app.Decision { return app.Decision{Action: app.Deny} }
+	r.surf.askGrants = func(g app.GrantRequest) app.Decision {
+		return app.Decision{Action: app.Grant, Rules: []string{g.Tools[0].Rule}, Scope: app.ScopeOnce}
+	}
+	r.api.Handle(untilToolResult(fakeapi.Bash("touch later.txt")))
+	r.send("make a file")
+	call, ok := toolResult(r.surf.Events(), "touch later.txt")
+	if !ok || call.Denial != "denied by you" || !call.Grantable {
+		t.Fatalf("tool result %+v", call)
+	}
+	before := count(r.surf.Events(), isIdle)
+	if err := r.sess.GrantLater(call.ID); err != nil {
+		t.Fatal(err)
+	}
+	r.surf.wait(t, "the retry to end", func(evs []app.Event) bool { return count(evs, isIdle) > before })
+	if !exists(filepath.Join(r.work, "later.txt")) {
+		t.Error("the granted call did not run on the retry")
+	}
+	if n := len(r.surf.Questions()); n != 1 {
+		t.Errorf("%d questions, want only the first: the session grant did not reach the CLI", n)
+	}
+	reqs := r.api.Conversation()
+	if a, b := reqs[0].Header.Get("x-claude-code-session-id"), reqs[len(reqs)-1].Header.Get("x-claude-code-session-id"); a == "" || a != b {
+		t.Errorf("session ids %q then %q", a, b)
+	}
+	for _, e := range ofKind(r.surf.Events(), app.EvNotice) {
+		if strings.Contains(e.Text, "cannot take grants while it runs") {
+			t.Errorf("the real CLI refused the grant layer: %s", e.Text)
+		}
+	}
+}
