@@ -8,7 +8,6 @@ require (
 	github.com/mattn/go-shellwords v1.0.16
 	github.com/rymdport/portal v0.4.2
 	github.com/tidwall/gjson v1.20.2
-	github.com/tidwall/sjson v1.2.9
 )
 
 require (

@@ -94,7 +94,7 @@ func (s *Session) GrantLater(toolUseID string) error {
 		return ErrClosed
 	case !ok:
 		s.mu.Unlock()
-		return errors.New("Latch knows no refused call with that id")
+		return errors.New("no refused call with that id is known")
 	case s.state != Idle:
 		s.mu.Unlock()
 		return ErrBusy

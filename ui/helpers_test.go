@@ -19,18 +19,6 @@ func newUIQueue() *uiQueue { return &uiQueue{ch: make(chan func(), 4096)} }
 
 func (q *uiQueue) do(f func()) { q.ch <- f }
 
-// drain runs what is queued now.
-func (q *uiQueue) drain() {
-	for {
-		select {
-		case f := <-q.ch:
-			f()
-		default:
-			return
-		}
-	}
-}
-
 // waitOne runs the next queued function, waiting for it up to 5 s.
 func (q *uiQueue) waitOne(t testing.TB) {
 	t.Helper()
