@@ -21,6 +21,7 @@ CLAUDE       := $(CLI_DIR)/node_modules/.bin/claude
 TEST_ENV     := LANG=en_US.UTF-8 LATCH_CLAUDE=$(CLAUDE) LATCH_REQUIRE_CLI=1 LATCH_ARTIFACTS=$(CURDIR)/artifacts
 
 LDFLAGS      := -X main.version=$(VERSION)
+STATICCHECK  := 2025.1.1
 
 .PHONY: all deps deps-apt deps-cli build run test test-e2e bench install uninstall clean
 
@@ -60,6 +61,7 @@ test: deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK) ./...
 	$(TEST_ENV) $(GO) test -race -count=1 -timeout 20m ./...
 	$(MAKE) --no-print-directory test-e2e
 
