@@ -133,34 +133,15 @@ func saveGrants(d Decision, userSettings, workdir string) (rules, dirs []string,
 	return rules, dirs, errors.Join(errs...)
 }
 
-// ruleParts splits "Bash(touch x)" into "Bash" and "touch x".
-func ruleParts(rule string) (tool, content string) {
-	i := strings.IndexByte(rule, '(')
-	if i < 0 || !strings.HasSuffix(rule, ")") {
-		return rule, ""
-	}
-	return rule[:i], unescapeContent(rule[i+1 : len(rule)-1])
-}
-
-// addRulesUpdate is the permission update that makes the CLI allow rule,
-// kept at destination ("session", "localSettings", …).
+// addRulesUpdate is the permission update that makes the CLI allow rule at
+// destination.
 func addRulesUpdate(rule, destination string) json.RawMessage {
-	tool, content := ruleParts(rule)
-	r := map[string]string{"toolName": tool}
-	if content != "" {
-		r["ruleContent"] = content
-	}
-	b, _ := json.Marshal(map[string]any{
-		"type": "addRules", "rules": []any{r}, "behavior": "allow", "destination": destination,
-	})
-	return b
+	tool, content := grants.ParseRule(rule)
+	return stream.AddRulesUpdate(tool, content, destination)
 }
 
 func addDirsUpdate(dir, destination string) json.RawMessage {
-	b, _ := json.Marshal(map[string]any{
-		"type": "addDirectories", "directories": []string{dir}, "destination": destination,
-	})
-	return b
+	return stream.AddDirectoriesUpdate([]string{dir}, destination)
 }
 
 // writes reports the tools that change files.

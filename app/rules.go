@@ -40,7 +40,7 @@ func narrowRule(tool string, input json.RawMessage, workdir string) string {
 		if cmd == "" {
 			return ""
 		}
-		r := grants.Rule("Bash", escapeContent(cmd))
+		r := grants.Rule("Bash", grants.EscapeContent(cmd))
 		if grants.ValidRule(r) != nil {
 			return ""
 		}
@@ -80,7 +80,7 @@ func folderRule(tool, dir string) string {
 	if dir == "" {
 		return ""
 	}
-	r := grants.Rule(tool, "/"+escapeContent(dir)+"/**")
+	r := grants.Rule(tool, "/"+grants.EscapeContent(dir)+"/**")
 	if grants.ValidRule(r) != nil {
 		return ""
 	}
@@ -164,21 +164,4 @@ func (s *Session) storeFor(scope Scope) (*grants.Store, error) {
 		return grants.ProjectStore(s.cfg.Workdir)
 	}
 	return grants.NewStore(s.cfg.UserSettings), nil
-}
-
-// escapeContent writes rule content as Claude Code reads it back: it takes
-// \( \) and \\ as the characters themselves, so those are escaped.
-func escapeContent(s string) string {
-	if !strings.ContainsAny(s, `\()`) {
-		return s
-	}
-	return strings.NewReplacer(`\`, `\\`, `(`, `\(`, `)`, `\)`).Replace(s)
-}
-
-// unescapeContent is the content as the CLI holds it in memory.
-func unescapeContent(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	return strings.NewReplacer(`\\`, `\`, `\(`, `(`, `\)`, `)`).Replace(s)
 }

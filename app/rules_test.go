@@ -121,7 +121,7 @@ func TestGrantsWithoutFlagLayer(t *testing.T) {
 	}
 	r.send("make x")
 	evs := r.surf.waitIdle(t, 1)
-	if !strings.Contains(r.file("stdin", 1), `"updatedPermissions":[{"behavior":"allow","destination":"session"`) {
+	if !strings.Contains(r.file("stdin", 1), `"updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch x.txt"}],"behavior":"allow","destination":"session"}]`) {
 		t.Errorf("the answer does not carry the session rule: %s", r.file("stdin", 1))
 	}
 	said := false

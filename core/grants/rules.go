@@ -79,3 +79,28 @@ func validToolName(tool string) bool {
 	}
 	return tool != ""
 }
+
+// EscapeContent writes rule content as Claude Code reads it back: it takes
+// \( \) and \\ in a rule as the characters themselves, so a command or
+// path holding them is escaped before it becomes a rule.
+func EscapeContent(s string) string {
+	if !strings.ContainsAny(s, `\()`) {
+		return s
+	}
+	return strings.NewReplacer(`\`, `\\`, `(`, `\(`, `)`, `\)`).Replace(s)
+}
+
+// ParseRule splits a rule into its tool and its content as Claude Code
+// holds them in memory (escapes undone): "Bash(touch x)" is "Bash" and
+// "touch x"; a bare tool has no content.
+func ParseRule(rule string) (tool, content string) {
+	i := strings.IndexByte(rule, '(')
+	if i < 0 || !strings.HasSuffix(rule, ")") {
+		return rule, ""
+	}
+	content = rule[i+1 : len(rule)-1]
+	if strings.Contains(content, `\`) {
+		content = strings.NewReplacer(`\\`, `\`, `\(`, `(`, `\)`, `)`).Replace(content)
+	}
+	return rule[:i], content
+}

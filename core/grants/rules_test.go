@@ -182,3 +182,18 @@ func TestTrustedDirs(t *testing.T) {
 		}
 	}
 }
+
+func TestEscapeAndParseRule(t *testing.T) {
+	for _, content := range []string{"touch x", `grep -n "eval\(" x`, "a (b) c", `back\slash`, "//srv/a (1)/**"} {
+		rule := Rule("Bash", EscapeContent(content))
+		if err := ValidRule(rule); err != nil {
+			t.Errorf("%q: %v", rule, err)
+		}
+		if tool, got := ParseRule(rule); tool != "Bash" || got != content {
+			t.Errorf("ParseRule(%q) = %q, %q; want Bash, %q", rule, tool, got, content)
+		}
+	}
+	if tool, content := ParseRule("WebSearch"); tool != "WebSearch" || content != "" {
+		t.Errorf("bare: %q %q", tool, content)
+	}
+}

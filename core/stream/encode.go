@@ -178,3 +178,34 @@ func ApplyFlagSettings(requestID string, p FlagPermissions) []byte {
 	r.Settings.Permissions = p
 	return line1(controlRequestLine{Type: "control_request", RequestID: requestID, Request: r})
 }
+
+type ruleValue struct {
+	ToolName    string `json:"toolName"`
+	RuleContent string `json:"ruleContent,omitempty"`
+}
+
+type addRulesUpdate struct {
+	Type        string      `json:"type"`
+	Rules       []ruleValue `json:"rules"`
+	Behavior    string      `json:"behavior"`
+	Destination string      `json:"destination"`
+}
+
+type addDirsUpdate struct {
+	Type        string   `json:"type"`
+	Directories []string `json:"directories"`
+	Destination string   `json:"destination"`
+}
+
+// AddRulesUpdate is the PermissionUpdate, for an Allow's updatedPermissions,
+// that makes the CLI allow one rule (tool and unescaped content) at
+// destination ("session" is the only one Latch uses: it writes files itself).
+func AddRulesUpdate(tool, content, destination string) json.RawMessage {
+	return json.RawMessage(bytes.TrimSpace(line1(addRulesUpdate{Type: "addRules", Rules: []ruleValue{{tool, content}},
+		Behavior: "allow", Destination: destination})))
+}
+
+// AddDirectoriesUpdate is the PermissionUpdate that adds working folders.
+func AddDirectoriesUpdate(dirs []string, destination string) json.RawMessage {
+	return json.RawMessage(bytes.TrimSpace(line1(addDirsUpdate{Type: "addDirectories", Directories: dirs, Destination: destination})))
+}

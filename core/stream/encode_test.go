@@ -135,3 +135,15 @@ func TestApplyFlagSettings(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+func TestPermissionUpdates(t *testing.T) {
+	if got := string(AddRulesUpdate("Bash", "touch x", "session")); got != `{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch x"}],"behavior":"allow","destination":"session"}` {
+		t.Errorf("addRules: %s", got)
+	}
+	if got := string(AddRulesUpdate("WebSearch", "", "session")); got != `{"type":"addRules","rules":[{"toolName":"WebSearch"}],"behavior":"allow","destination":"session"}` {
+		t.Errorf("bare addRules: %s", got)
+	}
+	if got := string(AddDirectoriesUpdate([]string{"/srv/x"}, "session")); got != `{"type":"addDirectories","directories":["/srv/x"],"destination":"session"}` {
+		t.Errorf("addDirectories: %s", got)
+	}
+}
