@@ -108,7 +108,28 @@ func NewSession(cfg Config, s Surface) *Session {
 		cfg.Prompts = PromptsLive
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Session{cfg: cfg, surf: s, ctx: ctx, end: cancel, sessionID: newUUID(), pending: map[string]*pendingAsk{}, seenTools: map[string]bool{}}
+	return &Session{cfg: cfg, surf: &closingSurface{Surface: s}, ctx: ctx, end: cancel, sessionID: newUUID(), pending: map[string]*pendingAsk{}, seenTools: map[string]bool{}}
+}
+
+// closingSurface is the Surface a Session talks to: once the Session has
+// said "closed", nothing more reaches the screen, whatever its goroutines
+// still finish.
+type closingSurface struct {
+	Surface
+	mu   sync.Mutex
+	done bool
+}
+
+func (c *closingSurface) Show(ev Event) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done {
+		return
+	}
+	c.Surface.Show(ev)
+	if ev.Kind == EvStatus && ev.Status != nil && ev.Status.State == Closed {
+		c.done = true
+	}
 }
 
 // SessionID is the CLI session this Session runs or will run.
@@ -227,6 +248,7 @@ func (s *Session) Close() {
 	s.mu.Lock()
 	s.state = Closed
 	s.mu.Unlock()
+	s.emitStatus() // the last event: nothing follows it
 }
 
 // Reconfigure makes cfg (Workdir, Env and UserSettings excepted) the

@@ -102,3 +102,31 @@ func TestGrantLater(t *testing.T) {
 		t.Error("a granted call can be granted again")
 	}
 }
+
+// A closed session says so once, last, and nothing after, whatever its
+// goroutines still finish.
+func TestCloseIsTheLastEvent(t *testing.T) {
+	r := newRig(t, Config{}, strings.Join([]string{initLine, `wait "user"`, bashUse, "sleep 300ms", resultLine, "waiteof"}, "\n"))
+	r.send("go")
+	r.surf.waitFor(t, "the tool call", func(evs []Event) bool { return len(find(evs, EvToolCall)) > 0 })
+	r.session.Close()
+	n := len(r.surf.snapshot())
+	time.Sleep(600 * time.Millisecond)
+	evs := r.surf.snapshot()
+	if len(evs) != n {
+		t.Errorf("%d events after Close:\n%s", len(evs)-n, dump(evs[n:]))
+	}
+	last := evs[len(evs)-1]
+	if last.Kind != EvStatus || last.Status.State != Closed {
+		t.Errorf("last event %+v, want the closed status", last)
+	}
+	closed := 0
+	for _, e := range find(evs, EvStatus) {
+		if e.Status.State == Closed {
+			closed++
+		}
+	}
+	if closed != 1 {
+		t.Errorf("%d closed statuses", closed)
+	}
+}

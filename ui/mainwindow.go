@@ -398,7 +398,7 @@ func (mw *MainWindow) runnerFor(dir string) (Runner, error) {
 	if mw.opts.NewRunner == nil {
 		return nil, fmt.Errorf("no way to start Claude Code was configured")
 	}
-	r, err := mw.opts.NewRunner(dir, mw.surf)
+	r, err := mw.opts.NewRunner(dir, &sessionSurface{s: mw.surf, gen: mw.surf.current()})
 	if err != nil {
 		return nil, err
 	}
@@ -481,6 +481,11 @@ func (mw *MainWindow) SetFolder(dir string) {
 		return
 	}
 	mw.workdir = dir
+	// The old session's events stop here; what it queued before is shown,
+	// and then the window's state is the new folder's, whatever the old
+	// session still does while it closes.
+	mw.surf.retire()
+	mw.surf.flush()
 	if r := mw.closeRunner(); r != nil {
 		go r.Close()
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -204,5 +205,48 @@ func TestPermissionModeBanner(t *testing.T) {
 				t.Errorf("banner %q, want one with %q (visible %v)", shown, tc.want, tc.visible)
 			}
 		})
+	}
+}
+
+// Changing the folder while a turn runs: what the old session still says
+// while it closes no longer reaches the window, which is idle at once and
+// takes a prompt for the new folder (it stayed "Running" forever before).
+func TestChangingFolderDuringATurn(t *testing.T) {
+	h := newHarness(t)
+	var old app.Surface
+	h.mw.opts.NewRunner = func(_ string, s app.Surface) (Runner, error) { old = s; return h.r, nil }
+	h.mw.prompt.SetText("one")
+	h.mw.send()
+	waitFor(t, "send", func() bool { return len(h.r.sentCopy()) == 1 })
+	old.Show(app.Event{Kind: app.EvStatus, Status: &app.Status{State: app.Running}})
+	h.mw.surf.flush()
+	if !h.mw.running {
+		t.Fatal("not running during the turn")
+	}
+	h.mw.SetFolder(t.TempDir())
+	// The closing session still reports, and even asks.
+	old.Show(app.Event{Kind: app.EvStatus, Status: &app.Status{State: app.Stopping}})
+	old.Show(app.Event{Kind: app.EvText, BlockID: "late", Text: "late words"})
+	if d := old.Ask(context.Background(), app.Question{Tool: "Bash", Command: "rm -rf ~"}); d.Action != app.NoAnswer {
+		t.Errorf("a retired session got an answer: %+v", d)
+	}
+	h.mw.surf.flush()
+	if h.mw.running || h.mw.sendBtn.Disabled() {
+		t.Error("the window is still running for the old folder")
+	}
+	for _, e := range h.mw.tr.entries {
+		if strings.Contains(e.text.String(), "late words") {
+			t.Error("the old session's text reached the new folder's transcript")
+		}
+	}
+	var fresh app.Surface
+	h.mw.opts.NewRunner = func(_ string, s app.Surface) (Runner, error) { fresh = s; return h.r, nil }
+	h.mw.prompt.SetText("two")
+	h.mw.send()
+	waitFor(t, "second send", func() bool { return len(h.r.sentCopy()) == 2 })
+	fresh.Show(app.Event{Kind: app.EvStatus, Status: &app.Status{State: app.Running}})
+	h.mw.surf.flush()
+	if !h.mw.running {
+		t.Error("the new session's events are dropped")
 	}
 }

@@ -31,6 +31,7 @@ type surface struct {
 	merged   int             // 1 + the index in pending of the event whose text is buf's, or 0
 	buf      strings.Builder // the text of consecutive deltas of one block
 	inflight bool            // a batch is on its way to the UI goroutine
+	gen      uint64          // the session whose events are shown; older ones are dropped
 	closed   chan struct{}
 	once     sync.Once
 }
@@ -38,11 +39,17 @@ type surface struct {
 var _ app.Surface = (*surface)(nil)
 
 func newSurface(mw *MainWindow) *surface {
-	return &surface{mw: mw, closed: make(chan struct{})}
+	return &surface{mw: mw, gen: 1, closed: make(chan struct{})}
 }
 
 // Show queues ev; it never blocks on the UI.
-func (s *surface) Show(ev app.Event) {
+func (s *surface) Show(ev app.Event) { s.showFrom(0, ev) }
+
+// showFrom queues ev from the session of generation gen (0: the window's
+// own), unless the window no longer shows that session. The check is made
+// under the queue's lock, so nothing of a retired session slips in after
+// the window let it go (retire).
+func (s *surface) showFrom(gen uint64, ev app.Event) {
 	// The session may reuse what the pointers point at; keep our own copy.
 	if ev.Tool != nil {
 		t := *ev.Tool
@@ -61,10 +68,54 @@ func (s *surface) Show(ev app.Event) {
 		ev.Err = &t
 	}
 	s.mu.Lock()
+	if gen != 0 && gen != s.gen {
+		s.mu.Unlock()
+		return
+	}
 	if !s.merge(ev) {
 		s.pending = append(s.pending, ev)
 	}
 	s.mu.Unlock()
+}
+
+// retire stops showing the current session's events and returns the
+// generation of the next one.
+func (s *surface) retire() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gen++
+	return s.gen
+}
+
+// current is the generation of the session shown now.
+func (s *surface) current() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gen
+}
+
+// sessionSurface is what one session talks to: the window's surface,
+// stamped with the session's generation, so a session the window has let
+// go (a new folder) can no longer change what it shows or ask anything.
+type sessionSurface struct {
+	s   *surface
+	gen uint64
+}
+
+func (r *sessionSurface) Show(ev app.Event) { r.s.showFrom(r.gen, ev) }
+
+func (r *sessionSurface) Ask(ctx context.Context, q app.Question) app.Decision {
+	if r.s.current() != r.gen {
+		return app.Decision{} // unanswered: a deny, never an allow
+	}
+	return r.s.Ask(ctx, q)
+}
+
+func (r *sessionSurface) AskGrants(ctx context.Context, g app.GrantRequest) app.Decision {
+	if r.s.current() != r.gen {
+		return app.Decision{Action: app.NotNow}
+	}
+	return r.s.AskGrants(ctx, g)
 }
 
 // merge appends a text delta to the queued event of the same block just
