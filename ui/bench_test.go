@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/latch-app/latch/app"
+	"github.com/latch-app/latch/internal/heapmeter"
 )
 
 // benchEvents is a turn's worth of rows: text, a tool call with its result, a
@@ -121,13 +122,13 @@ func memBench(b *testing.B, window bool, step func(show func(app.Event), flush f
 			tr, show, flush = w.tr, w.s.Show, w.flush
 		}
 		b.StartTimer()
-		m := startHeapMeter(20<<30, 0)
+		m := heapmeter.Start(20<<30, 0)
 		text = step(show, flush)
-		p, a := m.finish()
+		p, a := m.Finish()
 		b.StopTimer()
 		allocated += a
 		peak = max(peak, p)
-		kept = max(kept, m.retained())
+		kept = max(kept, m.Retained())
 		rows = len(tr.entries)
 		tr.entries = nil // a window's cleanup keeps it until the end
 		b.StartTimer()

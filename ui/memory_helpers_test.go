@@ -4,122 +4,18 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/latch-app/latch/app"
 )
 
-// heapMeter follows the heap while a step runs. Growth is HeapInuse
-// (objects, garbage not yet swept, and the unused part of their spans) over
-// a baseline taken after a full GC; a goroutine samples it every
-// millisecond, and mark samples it at once. It reads runtime/metrics, which
-// does not stop the world.
-//
-// With the default GOGC the collector lets garbage pile up to the size of
-// the whole live heap, the test binary's own included, which depends on the
-// tests that ran before: a test's bound would then measure its neighbours.
-// Tests pass a low gogc for the step, so the figure is the live heap plus a
-// little; benchmarks keep the default, as the app does.
-type heapMeter struct {
-	base, allocs0 uint64
-	abortAt       uint64 // growth that panics, so a regression cannot take the machine down
-	gogc          int    // GOGC to restore, or -2: untouched
-
-	mu   sync.Mutex
-	peak uint64
-	stop chan struct{}
-	done chan struct{}
-}
-
-var meterSamples = []metrics.Sample{
-	{Name: "/memory/classes/heap/objects:bytes"},
-	{Name: "/memory/classes/heap/unused:bytes"},
-	{Name: "/gc/heap/allocs:bytes"},
-}
-
-// heapNow returns HeapInuse and the bytes allocated so far.
-func heapNow() (inuse, allocs uint64) {
-	s := make([]metrics.Sample, len(meterSamples))
-	copy(s, meterSamples)
-	metrics.Read(s)
-	return s[0].Value.Uint64() + s[1].Value.Uint64(), s[2].Value.Uint64()
-}
-
 // testGOGC is the GOGC of the tests' measured steps: the garbage it lets
 // pile up is 5% of the whole heap, which the windows of earlier tests in
 // the binary can leave at 150 MB.
 const testGOGC = 5
-
-// startHeapMeter starts measuring; gogc 0 leaves GOGC as it is.
-func startHeapMeter(abortAt uint64, gogc int) *heapMeter {
-	m := &heapMeter{abortAt: abortAt, gogc: -2, stop: make(chan struct{}), done: make(chan struct{})}
-	if gogc != 0 {
-		m.gogc = debug.SetGCPercent(gogc)
-	}
-	runtime.GC()
-	runtime.GC() // the second cycle frees what the first one's finalizers let go
-	m.base, m.allocs0 = heapNow()
-	m.peak = m.base
-	go func() {
-		defer close(m.done)
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-m.stop:
-				return
-			case <-t.C:
-				m.mark()
-			}
-		}
-	}()
-	return m
-}
-
-// mark samples the heap now.
-func (m *heapMeter) mark() {
-	in, _ := heapNow()
-	m.mu.Lock()
-	m.peak = max(m.peak, in)
-	grew := m.peak - m.base
-	m.mu.Unlock()
-	if m.abortAt > 0 && grew > m.abortAt {
-		panic(fmt.Sprintf("heap grew by %d MB, past the %d MB safety limit", grew>>20, m.abortAt>>20))
-	}
-}
-
-// finish stops sampling and returns the peak growth and the bytes
-// allocated since the start.
-func (m *heapMeter) finish() (peak, allocated uint64) {
-	m.mark()
-	close(m.stop)
-	<-m.done
-	if m.gogc != -2 {
-		debug.SetGCPercent(m.gogc)
-	}
-	_, allocs := heapNow()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.peak - m.base, allocs - m.allocs0
-}
-
-// retained is the heap growth over the baseline that survives a full GC.
-func (m *heapMeter) retained() uint64 {
-	runtime.GC()
-	runtime.GC()
-	in, _ := heapNow()
-	if in < m.base {
-		return 0
-	}
-	return in - m.base
-}
 
 // mdGen writes answer-like markdown, the same for a seed: paragraphs of
 // prose, bullet lists, fenced code with blank lines inside, and now and then

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/latch-app/latch/app"
+	"github.com/latch-app/latch/internal/heapmeter"
 )
 
 // The budget for one assistant line is 4x its text at the peak,
@@ -58,7 +59,7 @@ func checkRows(t *testing.T, tr *transcript, want string, wantLen int, wantHash 
 func checkHeap(t *testing.T, what string, text int, peak, allocated, kept uint64, peakMax float64) {
 	t.Helper()
 	x := func(n uint64) float64 { return float64(n) / float64(text) }
-	in, _ := heapNow()
+	in := heapmeter.InUse()
 	t.Logf("%s: %.1f MB of text; peak growth %.2fx, allocated %.2fx, kept after the turn %.2fx (whole heap %d MB)",
 		what, float64(text)/(1<<20), x(peak), x(allocated), x(kept), in>>20)
 	if x(peak) > peakMax {
@@ -96,14 +97,14 @@ func TestHugeAnswerMemory(t *testing.T) {
 		for _, sh := range shapes {
 			t.Run(fmt.Sprintf("%dMB %s", size>>20, sh.name), func(t *testing.T) {
 				b := newBare()
-				m := startHeapMeter(max(512<<20, 64*uint64(size)), testGOGC)
+				m := heapmeter.Start(max(512<<20, 64*uint64(size)), testGOGC)
 				text := sh.make(size) // stands for the decoder's string
 				b.s.Show(app.Event{Kind: app.EvText, BlockID: "msg:line2", Text: text})
 				b.flush()
 				b.s.Show(app.Event{Kind: app.EvTurnEnd, Turn: &app.TurnInfo{}})
 				b.flush()
-				peak, allocated := m.finish()
-				kept := m.retained()
+				peak, allocated := m.Finish()
+				kept := m.Retained()
 				checkHeap(t, "one line", len(text), peak, allocated, kept, lineWindowPeak)
 				if len(b.tr.entries) < 2 {
 					t.Fatalf("%d rows", len(b.tr.entries))
@@ -130,10 +131,10 @@ func TestDeltaFloodMemory(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBare()
-			m := startHeapMeter(max(512<<20, 64*uint64(tc.total)), testGOGC)
+			m := heapmeter.Start(max(512<<20, 64*uint64(tc.total)), testGOGC)
 			sent, hash := flood(b.s.Show, b.flush, 4, tc.total, tc.frames)
-			peak, allocated := m.finish()
-			kept := m.retained()
+			peak, allocated := m.Finish()
+			kept := m.Retained()
 			checkHeap(t, tc.name, sent, peak, allocated, kept, floodPeak)
 			checkRows(t, b.tr, "", sent, hash)
 		})

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"sync"
 	"testing"
+
+	"github.com/latch-app/latch/internal/heapmeter"
 )
 
 var (
@@ -98,12 +100,12 @@ func BenchmarkHugeLine(b *testing.B) {
 			for b.Loop() {
 				r, size := hugeLine(mb << 20)
 				n = size
-				m := startHeapMeter(0)
+				m := heapmeter.Start(0, 0)
 				text, _ := decodeHuge(b, r)
-				p, a := m.finish()
+				p, a := m.Finish()
 				allocated += a
 				peak = max(peak, p)
-				kept = max(kept, m.retained())
+				kept = max(kept, m.Retained())
 				if len(text) != size {
 					b.Fatalf("text of %d bytes, want %d", len(text), size)
 				}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/latch-app/latch/internal/heapmeter"
 )
 
 func readAll(t testing.TB, r io.Reader) []string {
@@ -100,10 +102,10 @@ func (g *genReader) Read(p []byte) (int, error) {
 // and all four at the peak.
 func TestHugeLineMemory(t *testing.T) {
 	r, size := hugeLine(16 << 20)
-	m := startHeapMeter(testGOGC)
+	m := heapmeter.Start(0, testGOGC)
 	text, line := decodeHuge(t, r)
-	peak, allocated := m.finish()
-	kept := m.retained()
+	peak, allocated := m.Finish()
+	kept := m.Retained()
 	if len(text) != size || line != 1 {
 		t.Fatalf("text of %d bytes on line %d, want %d on line 1", len(text), line, size)
 	}

@@ -5,99 +5,16 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/latch-app/latch/internal/heapmeter"
 )
-
-// heapMeter follows the heap while a step runs. Growth is HeapInuse
-// (objects, garbage not yet swept, and the unused part of their spans) over
-// a baseline taken after a full GC; a goroutine samples it every
-// millisecond. It reads runtime/metrics, which does not stop the world.
-// Tests pass a low gogc for the step, so the figure is the live heap plus a
-// little, not the garbage the default pacer lets pile up in proportion to
-// the test binary's whole heap; benchmarks keep the default.
-// (ui has the same helper; test code cannot be shared across packages.)
-type heapMeter struct {
-	base, allocs0 uint64
-	gogc          int // GOGC to restore, or -2: untouched
-	mu            sync.Mutex
-	peak          uint64
-	stop, done    chan struct{}
-}
-
-func heapNow() (inuse, allocs uint64) {
-	s := []metrics.Sample{
-		{Name: "/memory/classes/heap/objects:bytes"},
-		{Name: "/memory/classes/heap/unused:bytes"},
-		{Name: "/gc/heap/allocs:bytes"},
-	}
-	metrics.Read(s)
-	return s[0].Value.Uint64() + s[1].Value.Uint64(), s[2].Value.Uint64()
-}
 
 // testGOGC is the GOGC of the tests' measured steps.
 const testGOGC = 10
-
-// startHeapMeter starts measuring; gogc 0 leaves GOGC as it is.
-func startHeapMeter(gogc int) *heapMeter {
-	m := &heapMeter{gogc: -2, stop: make(chan struct{}), done: make(chan struct{})}
-	if gogc != 0 {
-		m.gogc = debug.SetGCPercent(gogc)
-	}
-	runtime.GC()
-	runtime.GC()
-	m.base, m.allocs0 = heapNow()
-	m.peak = m.base
-	go func() {
-		defer close(m.done)
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-m.stop:
-				return
-			case <-t.C:
-				m.mark()
-			}
-		}
-	}()
-	return m
-}
-
-func (m *heapMeter) mark() {
-	in, _ := heapNow()
-	m.mu.Lock()
-	m.peak = max(m.peak, in)
-	m.mu.Unlock()
-}
-
-// finish stops sampling; it returns the peak growth and the bytes allocated.
-func (m *heapMeter) finish() (peak, allocated uint64) {
-	m.mark()
-	close(m.stop)
-	<-m.done
-	if m.gogc != -2 {
-		debug.SetGCPercent(m.gogc)
-	}
-	_, allocs := heapNow()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.peak - m.base, allocs - m.allocs0
-}
-
-// retained is the growth over the baseline that survives a full GC.
-func (m *heapMeter) retained() uint64 {
-	runtime.GC()
-	runtime.GC()
-	in, _ := heapNow()
-	return max(in, m.base) - m.base
-}
 
 // hugeTextChunk is 78 bytes of JSON string, 75 of text: prose with the
 // escapes real answers have (a newline, quotes).
@@ -226,7 +143,7 @@ func TestHugeLineIsNotKept(t *testing.T) {
 	repeat := size / len(hugeTextUnescaped)
 	t.Run("text", func(t *testing.T) {
 		r, _ := hugeLine(size)
-		m := startHeapMeter(testGOGC)
+		m := heapmeter.Start(0, testGOGC)
 		d := NewDecoder(r, Options{})
 		var events []Event
 		for {
@@ -243,8 +160,8 @@ func TestHugeLineIsNotKept(t *testing.T) {
 			}
 			events = append(events, ev)
 		}
-		m.finish()
-		if kept := m.retained(); kept > size/10 {
+		m.Finish()
+		if kept := m.Retained(); kept > size/10 {
 			t.Errorf("with the text gone, the decoder and its events keep %d MB", kept>>20)
 		}
 		runtime.KeepAlive(d)
@@ -256,21 +173,21 @@ func TestHugeLineIsNotKept(t *testing.T) {
 			[]byte(hugeTextChunk),
 			[]byte(`"}}]},"session_id":"s"}` + "\n"),
 		}, repeat: repeat}
-		m := startHeapMeter(testGOGC)
+		m := heapmeter.Start(0, testGOGC)
 		d := NewDecoder(r, Options{})
 		for {
 			if _, err := d.Next(); err != nil {
 				break
 			}
 		}
-		m.finish()
+		m.Finish()
 		tu, ok := d.Tool("toolu_1")
 		input := len(tu.Input)
 		if !ok || tu.Name != "Write" || input < size {
 			t.Fatalf("registered %+v with %d bytes of input", ok, input)
 		}
 		// The registry keeps the input (1x), not the line besides.
-		if kept := m.retained(); kept > uint64(input)*11/10 {
+		if kept := m.Retained(); kept > uint64(input)*11/10 {
 			t.Errorf("the registry keeps %d MB for an input of %d MB", kept>>20, input>>20)
 		}
 		runtime.KeepAlive(d)
