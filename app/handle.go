@@ -193,12 +193,7 @@ func (s *Session) answer(p *proc, a answer) {
 			s.fail("The folder was not saved", err.Error()+"\nIt is granted for this session only.")
 		}
 		saved := err == nil && (d.Scope == ScopeUser || d.Scope == ScopeProject)
-		file := ""
-		if saved {
-			if st, e := s.storeFor(d.Scope); e == nil {
-				file = st.Path
-			}
-		}
+		file := s.savedFile(d.Scope, saved)
 		access := "reading and writing"
 		if len(dirs) == 0 {
 			access = "reading"

@@ -145,3 +145,12 @@ func TestQuestionFolderIsResolved(t *testing.T) {
 		}
 	}
 }
+
+func TestQuestionSaysWhetherTheCallWrites(t *testing.T) {
+	for tool, want := range map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true, "Read": false, "Bash": false} {
+		c := stream.CanUseTool{ToolName: tool, Input: json.RawMessage(`{"file_path":"/x/y"}`)}
+		if q := question("r", &c, "/w", nil); q.Writes != want {
+			t.Errorf("%s: Writes = %v", tool, q.Writes)
+		}
+	}
+}

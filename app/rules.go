@@ -34,8 +34,8 @@ func alwaysRule(c *stream.CanUseTool, workdir string) string {
 // then "always" needs a rule the person types.
 func narrowRule(tool string, input json.RawMessage, workdir string) string {
 	in := parseInput(input)
-	switch tool {
-	case "Bash":
+	switch {
+	case tool == "Bash":
 		cmd := strings.TrimSpace(in.Command)
 		if cmd == "" {
 			return ""
@@ -45,23 +45,23 @@ func narrowRule(tool string, input json.RawMessage, workdir string) string {
 			return ""
 		}
 		return r
-	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+	case writes(tool):
 		p := firstNonEmpty(in.FilePath, in.NotebookPath)
 		if p == "" {
 			return ""
 		}
 		return folderRule("Edit", folderOf(resolvePath(p, workdir)))
-	case "Read":
+	case tool == "Read":
 		if in.FilePath == "" {
 			return ""
 		}
 		return folderRule("Read", folderOf(resolvePath(in.FilePath, workdir)))
-	case "Glob", "Grep", "LS":
+	case tool == "Glob" || tool == "Grep" || tool == "LS":
 		if in.Path == "" {
 			return ""
 		}
 		return folderRule("Read", resolvePath(in.Path, workdir))
-	case "WebFetch":
+	case tool == "WebFetch":
 		if u, err := url.Parse(in.URL); err == nil && u.Hostname() != "" {
 			return grants.Rule("WebFetch", "domain:"+u.Hostname())
 		}
@@ -155,6 +155,18 @@ func (s *Session) saveRule(rule string, scope Scope) (string, error) {
 		return "", err
 	}
 	return store.Path, store.AddRules(rule)
+}
+
+// savedFile is the settings file a grant in scope went to, or "" when it
+// was not saved (this session only, or the save failed).
+func (s *Session) savedFile(scope Scope, saved bool) string {
+	if !saved {
+		return ""
+	}
+	if st, err := s.storeFor(scope); err == nil {
+		return st.Path
+	}
+	return ""
 }
 
 // storeFor is the settings file of a scope. A project file that resolves

@@ -152,10 +152,23 @@ func (s *Session) Send(prompt string) error {
 	if prompt == "" {
 		return errors.New("the prompt is empty")
 	}
+	return s.startTurn(func() error { return nil }, func() {
+		s.surf.Show(Event{Kind: EvPrompt, Text: prompt})
+	}, func() { s.turn(prompt) })
+}
+
+// startTurn makes the session Running when it is idle and check passes
+// (check runs under the lock), then says so, calls shown, and runs body on
+// the turn goroutine. Close waits for body.
+func (s *Session) startTurn(check func() error, shown, body func()) error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return ErrClosed
+	}
+	if err := check(); err != nil {
+		s.mu.Unlock()
+		return err
 	}
 	if s.state != Idle {
 		s.mu.Unlock()
@@ -168,10 +181,10 @@ func (s *Session) Send(prompt string) error {
 	s.turnDone = done
 	s.mu.Unlock()
 	s.emitStatus()
-	s.surf.Show(Event{Kind: EvPrompt, Text: prompt})
+	shown()
 	go func() {
 		defer close(done)
-		s.turn(prompt)
+		body()
 	}()
 	return nil
 }
@@ -338,12 +351,7 @@ func (s *Session) askAndGrant(req GrantRequest) bool {
 		return false
 	}
 	saved := err == nil && (d.Scope == ScopeUser || d.Scope == ScopeProject)
-	file := ""
-	if saved {
-		if st, e := s.storeFor(d.Scope); e == nil {
-			file = st.Path
-		}
-	}
+	file := s.savedFile(d.Scope, saved)
 	what := VisibleLine(strings.Join(append(append([]string(nil), rules...), dirs...), ", "))
 	if file != "" {
 		s.grantMade("Saved "+what+" to "+file, rules, dirs, file)

@@ -147,6 +147,9 @@ type Question struct {
 	Rule string
 	// Folder, when set, is a folder whose grant would let the call run.
 	Folder string
+	// Writes is set when the call changes files: a folder grant then
+	// defaults to reading and writing.
+	Writes bool
 	// What the CLI says about how to ask (all shown or honoured by the dialog).
 	NoPersistent   bool   // suppress_always_allow_rule: offer no "always" and save nothing
 	DefaultToNo    bool   // Deny has the focus; no one-key allow

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/latch-app/latch/core/grants"
 	"github.com/latch-app/latch/core/stream"
@@ -86,28 +85,14 @@ func (s *Session) noteDenial(d *stream.Denial) {
 // one the person denied, or left after "Not now" — saves what is granted
 // and resumes the session with the retry message. It returns at once.
 func (s *Session) GrantLater(toolUseID string) error {
-	s.mu.Lock()
-	d, ok := s.denied[toolUseID]
-	switch {
-	case s.closed:
-		s.mu.Unlock()
-		return ErrClosed
-	case !ok:
-		s.mu.Unlock()
-		return errors.New("no refused call with that id is known")
-	case s.state != Idle:
-		s.mu.Unlock()
-		return ErrBusy
-	}
-	s.state = Running
-	s.stopping = false
-	s.turnStart = time.Now()
-	done := make(chan struct{})
-	s.turnDone = done
-	s.mu.Unlock()
-	s.emitStatus()
-	go func() {
-		defer close(done)
+	var d stream.Denial
+	return s.startTurn(func() error {
+		var ok bool
+		if d, ok = s.denied[toolUseID]; !ok {
+			return errors.New("no refused call with that id is known")
+		}
+		return nil
+	}, func() {}, func() {
 		defer s.idle()
 		req := grantRequestOf([]stream.Denial{d}, s.allowedTools(), s.dirs(), s.cfg.Workdir, 1, false)
 		if req.empty() {
@@ -120,6 +105,5 @@ func (s *Session) GrantLater(toolUseID string) error {
 		s.mu.Unlock()
 		s.surf.Show(Event{Kind: EvPrompt, Text: RetryMessage, Auto: true})
 		s.rounds(RetryMessage, 2)
-	}()
-	return nil
+	})
 }

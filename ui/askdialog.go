@@ -170,7 +170,7 @@ func (d *askDialog) permissionContent() fyne.CanvasObject {
 			d.mw.chooseFolder(d.folder.Text, func(p string) { d.folder.SetText(p) })
 		})
 		d.access = newChoiceGroup(folderAccessNames, false, d.m)
-		d.access.items[folderAccessDefault(writesFiles(q.Tool))].Selected = true
+		d.access.items[folderAccessDefault(q.Writes)].Selected = true
 		form = append(form, caption("Folder to grant"), container.NewBorder(nil, nil, nil, browse, d.folder),
 			container.NewHBox(d.access.objects()...))
 		d.grantFolder = newKButton("4  Grant folder", theme.FolderIcon(), d.m, func() { d.finish(app.GrantFolder) })

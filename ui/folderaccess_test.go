@@ -25,7 +25,7 @@ func TestAskDialogFolderAccess(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			isolateConfig(t, "")
 			h := newHarness(t)
-			res := openAsk(t, h, app.Question{Tool: tc.tool, Path: dir + "/f", Folder: dir, Rule: "Edit(/" + dir + "/**)"})
+			res := openAsk(t, h, app.Question{Tool: tc.tool, Writes: tc.tool == "Write", Path: dir + "/f", Folder: dir, Rule: "Edit(/" + dir + "/**)"})
 			d := currentAsk(h)
 			if tc.pick >= 0 {
 				h.c.Focus(d.access.items[tc.pick])

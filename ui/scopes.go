@@ -104,12 +104,3 @@ func folderAccessDefault(write bool) int {
 	}
 	return 0
 }
-
-// writesFiles reports the tools that change files.
-func writesFiles(tool string) bool {
-	switch tool {
-	case "Write", "Edit", "MultiEdit", "NotebookEdit":
-		return true
-	}
-	return false
-}
