@@ -195,6 +195,7 @@ func question(reqID string, c *stream.CanUseTool, workdir string, workdirs []str
 		MatchedAskRule: c.MatchedAskRule,
 		AgentID:        c.AgentID,
 		Rule:           alwaysRule(c, workdir),
+		Writes:         writes(c.ToolName),
 	}
 	if q.DisplayName == "" {
 		q.DisplayName = c.ToolName
