@@ -79,6 +79,7 @@ func newMainWindow(a fyne.App, opts Options, do func(func())) *MainWindow {
 		mw.prompt.eatSpace = true
 	}
 	cfg, _ := grants.LoadConfig() // defaults when malformed; main.go reports that
+	mw.seedScope(cfg)
 	mw.status.Prompts = cfg.PermissionPrompts
 	mw.status.DangerousSkip = cfg.DangerouslySkipPermissions
 	mw.build()
@@ -436,11 +437,7 @@ func (mw *MainWindow) withGranter(f func(Granter) error) {
 	}
 	go func() {
 		if err := f(g); err != nil {
-			mw.do(func() {
-				mw.tr.addError("That did not work", err.Error())
-				mw.tr.list.Sync()
-				mw.refresh()
-			})
+			mw.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{Title: "That could not be done", Detail: err.Error()}})
 		}
 	}()
 }

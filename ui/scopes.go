@@ -47,17 +47,28 @@ var lastScopes struct {
 // the next grant. UI goroutine.
 func (mw *MainWindow) lastScope() app.Scope {
 	lastScopes.mu.Lock()
-	defer lastScopes.mu.Unlock()
-	if lastScopes.mw != mw {
+	seeded := lastScopes.mw == mw
+	lastScopes.mu.Unlock()
+	if !seeded {
 		cfg, _ := grants.LoadConfig() // defaults when malformed
-		lastScopes.mw, lastScopes.scope = mw, app.ScopeProject
-		for i, k := range grantScopeKeys {
-			if k == cfg.GrantScope {
-				lastScopes.scope = grantScopeValues[i]
-			}
+		mw.seedScope(cfg)
+	}
+	lastScopes.mu.Lock()
+	defer lastScopes.mu.Unlock()
+	return lastScopes.scope
+}
+
+// seedScope takes the remembered scope from a config the window has read
+// already, so a dialog never reads the file on the UI goroutine.
+func (mw *MainWindow) seedScope(cfg grants.Config) {
+	lastScopes.mu.Lock()
+	defer lastScopes.mu.Unlock()
+	lastScopes.mw, lastScopes.scope = mw, app.ScopeProject
+	for i, k := range grantScopeKeys {
+		if k == cfg.GrantScope {
+			lastScopes.scope = grantScopeValues[i]
 		}
 	}
-	return lastScopes.scope
 }
 
 // rememberScope makes s the default for the next grant and saves it in
