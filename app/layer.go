@@ -124,8 +124,9 @@ func (s *Session) layerAnswered(r *stream.ControlResponse) bool {
 	return true
 }
 
-// grantRules puts rules in force now: a session grant, or (file != "")
-// one Latch saved to file. It reports whether the live layer carries them;
+// grantRules puts rules and folders in force now: this session's, or, with
+// saved, ones Latch saved to a settings file (mirrored until the CLI
+// re-reads it). It reports whether the live layer carries them;
 // when not, the caller uses the command line or updatedPermissions.
 func (s *Session) grantRules(rules, dirs []string, saved bool) bool {
 	s.mu.Lock()
@@ -253,7 +254,8 @@ func (s *Session) SyncGrants() {
 	}
 }
 
-// watchGrants starts following the settings files for the session's life.
+// watchGrants starts following the settings files for the session's life;
+// the turn's own SyncGrants takes the first look.
 func (s *Session) watchGrants() {
 	s.mu.Lock()
 	if s.layer.watching {
@@ -262,7 +264,6 @@ func (s *Session) watchGrants() {
 	}
 	s.layer.watching = true
 	s.mu.Unlock()
-	s.SyncGrants()
 	for _, f := range s.settingsFiles() {
 		grants.NewStore(f).Watch(s.ctx, grantPoll, s.SyncGrants)
 	}
