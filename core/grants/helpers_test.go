@@ -2,6 +2,7 @@ package grants
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -107,4 +108,21 @@ func equalBytes(t *testing.T, what string, got, want []byte) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s:\n got %q\nwant %q", what, got, want)
 	}
+}
+
+// checkEdit checks the file at path after an edit: with want "" it is
+// before, byte for byte, and no backup was written; otherwise it is want
+// and the backup holds before.
+func checkEdit(t *testing.T, path string, before []byte, want string) {
+	t.Helper()
+	after := readFile(t, path)
+	if want == "" {
+		equalBytes(t, "file", after, before)
+		if _, err := os.Stat(path + backupSuffix); !errors.Is(err, os.ErrNotExist) {
+			t.Error("an edit that changed nothing wrote a backup")
+		}
+		return
+	}
+	equalBytes(t, "file", after, []byte(want))
+	equalBytes(t, "backup", readFile(t, path+backupSuffix), before)
 }

@@ -1,8 +1,6 @@
 package grants
 
 import (
-	"errors"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -102,16 +100,11 @@ func TestDuplicateKeysFollowClaudeCode(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			after := readFile(t, path)
-			if tt.want == "" {
-				equalBytes(t, "file", after, before)
-				if _, err := os.Stat(path + backupSuffix); !errors.Is(err, os.ErrNotExist) {
-					t.Error("an edit that changed nothing wrote a backup")
-				}
-			} else {
-				equalBytes(t, "file", after, []byte(sub(tt.want)))
-				equalBytes(t, "backup", readFile(t, path+backupSuffix), before)
+			wantFile := tt.want
+			if wantFile != "" {
+				wantFile = sub(wantFile)
 			}
+			checkEdit(t, path, before, wantFile)
 			got, err := s.Read()
 			if err != nil {
 				t.Fatal(err)

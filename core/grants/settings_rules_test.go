@@ -1,8 +1,6 @@
 package grants
 
 import (
-	"errors"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -50,15 +48,7 @@ func TestRulesWithParentheses(t *testing.T) {
 			} else if err != nil {
 				t.Fatal(err)
 			}
-			after := readFile(t, path)
-			if tt.want == "" {
-				equalBytes(t, "file", after, before)
-				if _, err := os.Stat(path + backupSuffix); !errors.Is(err, os.ErrNotExist) {
-					t.Error("a backup was written")
-				}
-			} else {
-				equalBytes(t, "file", after, []byte(tt.want))
-			}
+			checkEdit(t, path, before, tt.want)
 			p, err := s.Read()
 			if err != nil {
 				t.Fatal(err)
