@@ -49,9 +49,9 @@ func (s *Session) handle(p *proc, ev stream.Event, answers chan<- answer, done <
 			s.toolCall(d.ToolUseID, d.ToolName, nil)
 		}
 	case stream.KindTextDelta:
-		s.surf.Show(Event{Kind: EvText, BlockID: blockID(ev.Delta.MessageID, ev.Delta.Index), Text: ev.Delta.Text})
+		s.show(Event{Kind: EvText, BlockID: blockID(ev.Delta.MessageID, ev.Delta.Index), Text: ev.Delta.Text})
 	case stream.KindThinkingDelta:
-		s.surf.Show(Event{Kind: EvThinking, BlockID: blockID(ev.Delta.MessageID, ev.Delta.Index), Text: ev.Delta.Text})
+		s.show(Event{Kind: EvThinking, BlockID: blockID(ev.Delta.MessageID, ev.Delta.Index), Text: ev.Delta.Text})
 	case stream.KindAssistant:
 		s.assistant(ev.Block, ev.Line)
 	case stream.KindToolResult:
@@ -98,10 +98,10 @@ func (s *Session) toolCall(id, name string, input []byte) {
 	s.seenTools[id] = true
 	s.mu.Unlock()
 	if !seen {
-		s.surf.Show(Event{Kind: EvToolCall, Tool: &ToolCall{ID: id, Name: name, Summary: summarize(name, input)}})
+		s.show(Event{Kind: EvToolCall, Tool: &ToolCall{ID: id, Name: name, Summary: summarize(name, input)}})
 	}
 	if input != nil {
-		s.surf.Show(Event{Kind: EvToolUpdate, Tool: &ToolCall{ID: id, Name: name, Summary: summarize(name, input), Input: prettyJSON(input)}})
+		s.show(Event{Kind: EvToolUpdate, Tool: &ToolCall{ID: id, Name: name, Summary: summarize(name, input), Input: prettyJSON(input)}})
 	}
 }
 
@@ -113,9 +113,9 @@ func (s *Session) assistant(b *stream.Block, line int) {
 		s.toolCall(b.ToolUse.ID, b.ToolUse.Name, b.ToolUse.Input)
 	case b.Streamed:
 	case b.Type == "text" && b.Text != "":
-		s.surf.Show(Event{Kind: EvText, BlockID: fmt.Sprintf("%s:line%d", b.MessageID, line), Text: b.Text})
+		s.show(Event{Kind: EvText, BlockID: fmt.Sprintf("%s:line%d", b.MessageID, line), Text: b.Text})
 	case b.Type == "thinking" && b.Text != "":
-		s.surf.Show(Event{Kind: EvThinking, BlockID: fmt.Sprintf("%s:line%d", b.MessageID, line), Text: b.Text})
+		s.show(Event{Kind: EvThinking, BlockID: fmt.Sprintf("%s:line%d", b.MessageID, line), Text: b.Text})
 	}
 }
 
@@ -134,7 +134,7 @@ func (s *Session) toolResult(r *stream.ToolResult) {
 		}
 		s.noteDenial(&d)
 	}
-	s.surf.Show(Event{Kind: EvToolResult, Tool: tc})
+	s.show(Event{Kind: EvToolResult, Tool: tc})
 }
 
 // request serves a control request from the CLI: can_use_tool goes to the
@@ -270,7 +270,7 @@ func (s *Session) result(r *stream.Result) {
 		errText = firstNonEmpty(r.Text, strings.Join(r.Errors, "\n"), "The turn ended with an error.")
 		s.fail("The turn failed", errText)
 	}
-	s.surf.Show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(r, r.IsError, errText)})
+	s.show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(r, r.IsError, errText)})
 }
 
 func anyContains(list []string, sub string) bool {

@@ -60,6 +60,7 @@ type proc struct {
 	kmu   sync.Mutex // guards ended
 	ended bool       // the process has ended: kill no longer signals its pid
 
+	serial   int    // 1, 2, … in the order its Session started its processes
 	exitCode int    // valid after exit
 	exitMsg  string // "exit code 1", "killed by signal 9 (killed)"; valid after exit
 	cleanup  func()

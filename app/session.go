@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -57,7 +58,7 @@ const Instruction = `When a tool result says that a permission was denied, that 
 // are safe to call from any goroutine.
 type Session struct {
 	cfg  Config
-	surf Surface
+	surf *outbox
 	ctx  context.Context
 	end  context.CancelFunc
 
@@ -90,6 +91,7 @@ type Session struct {
 	nextCfg     *Config // applied when the session is next idle
 	turnDone    chan struct{}
 	interruptNo int
+	procs       int // how many processes it has started
 }
 
 type pendingAsk struct {
@@ -108,28 +110,72 @@ func NewSession(cfg Config, s Surface) *Session {
 		cfg.Prompts = PromptsLive
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Session{cfg: cfg, surf: &closingSurface{Surface: s}, ctx: ctx, end: cancel, sessionID: newUUID(), pending: map[string]*pendingAsk{}, seenTools: map[string]bool{}}
+	out := &outbox{to: s, id: fmt.Sprintf("session-%d", sessionNo.Add(1))}
+	return &Session{cfg: cfg, surf: out, ctx: ctx, end: cancel, sessionID: newUUID(), pending: map[string]*pendingAsk{}, seenTools: map[string]bool{}}
 }
 
-// closingSurface is the Surface a Session talks to: once the Session has
-// said "closed", nothing more reaches the screen, whatever its goroutines
+// outbox is the Surface a Session talks to. It stamps everything with the
+// session's ID, and once the Session has said "closed", nothing more
+// reaches the screen and nothing more is asked, whatever its goroutines
 // still finish.
-type closingSurface struct {
-	Surface
+type outbox struct {
+	to   Surface
+	id   string
 	mu   sync.Mutex
 	done bool
 }
 
-func (c *closingSurface) Show(ev Event) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.done {
+func (o *outbox) Show(ev Event) {
+	ev.Session = o.id
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.done {
 		return
 	}
-	c.Surface.Show(ev)
+	o.to.Show(ev)
 	if ev.Kind == EvStatus && ev.Status != nil && ev.Status.State == Closed {
-		c.done = true
+		o.done = true
 	}
+}
+
+func (o *outbox) closed() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.done
+}
+
+func (o *outbox) Ask(ctx context.Context, q Question) Decision {
+	if o.closed() {
+		return Decision{} // unanswered: a deny, never an allow
+	}
+	q.Session = o.id
+	return o.to.Ask(ctx, q)
+}
+
+func (o *outbox) AskGrants(ctx context.Context, r GrantRequest) Decision {
+	if o.closed() {
+		return Decision{Action: NotNow}
+	}
+	r.Session = o.id
+	return o.to.AskGrants(ctx, r)
+}
+
+// sessionNo numbers the Sessions of this Latch, for their IDs.
+var sessionNo atomic.Int64
+
+// ID is this Session's identity among the Sessions of this Latch; every
+// event, question and grant request it raises carries it. It never changes,
+// while the CLI's session id (SessionID) may.
+func (s *Session) ID() string { return s.surf.id }
+
+// show stamps ev with the process of the running turn, if any, and shows it.
+func (s *Session) show(ev Event) {
+	s.mu.Lock()
+	if s.cur != nil {
+		ev.Proc = s.cur.serial
+	}
+	s.mu.Unlock()
+	s.show(ev)
 }
 
 // SessionID is the CLI session this Session runs or will run.
@@ -153,7 +199,7 @@ func (s *Session) Send(prompt string) error {
 		return errors.New("the prompt is empty")
 	}
 	return s.startTurn(func() error { return nil }, func() {
-		s.surf.Show(Event{Kind: EvPrompt, Text: prompt})
+		s.show(Event{Kind: EvPrompt, Text: prompt})
 	}, func() { s.turn(prompt) })
 }
 
@@ -327,7 +373,7 @@ func (s *Session) rounds(msg string, round int) {
 			return
 		}
 		msg = RetryMessage
-		s.surf.Show(Event{Kind: EvPrompt, Text: msg, Auto: true})
+		s.show(Event{Kind: EvPrompt, Text: msg, Auto: true})
 	}
 }
 
@@ -503,6 +549,8 @@ func (s *Session) process() (*proc, error) {
 		return nil, err
 	}
 	s.mu.Lock()
+	s.procs++
+	p.serial = s.procs
 	if s.cfg.Prompts == PromptsLive {
 		s.live = p
 	}
@@ -596,13 +644,13 @@ func (s *Session) emitStatus() {
 		st.SessionID = ""
 	}
 	s.mu.Unlock()
-	s.surf.Show(Event{Kind: EvStatus, Status: &st})
+	s.show(Event{Kind: EvStatus, Status: &st})
 }
 
-func (s *Session) notice(text string) { s.surf.Show(Event{Kind: EvNotice, Text: text}) }
+func (s *Session) notice(text string) { s.show(Event{Kind: EvNotice, Text: text}) }
 
 func (s *Session) fail(title, detail string) {
-	s.surf.Show(Event{Kind: EvError, Err: &ErrorInfo{Title: title, Detail: detail}})
+	s.show(Event{Kind: EvError, Err: &ErrorInfo{Title: title, Detail: detail}})
 }
 
 // startFailed explains a process that could not be started at all.
@@ -643,7 +691,7 @@ func (s *Session) processEnded(p *proc, sawInit bool) {
 		} else {
 			s.notice("Stopped. Claude Code did not end the turn in time, so its process was ended; the next prompt resumes the session.")
 		}
-		s.surf.Show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(nil, true, "Stopped")})
+		s.show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(nil, true, "Stopped")})
 		return
 	}
 	// The reason is at the end of stderr: Detail shows its last lines, short
@@ -658,8 +706,8 @@ func (s *Session) processEnded(p *proc, sawInit bool) {
 		info.Title = "Claude Code exited before it started the turn"
 		info.Detail += "\n\nCheck the claude command in Preferences (Ctrl+,)."
 	}
-	s.surf.Show(Event{Kind: EvError, Err: info})
-	s.surf.Show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(nil, true, "Claude Code exited")})
+	s.show(Event{Kind: EvError, Err: info})
+	s.show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(nil, true, "Claude Code exited")})
 }
 
 // withdrawAll closes every question still open when a turn ends.

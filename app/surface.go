@@ -47,6 +47,13 @@ type Event struct {
 	Grant   *GrantInfo
 	// Auto marks an EvPrompt that Latch sent itself (the retry message).
 	Auto bool
+	// Session is the ID of the Session the event came from (Session.ID),
+	// and Proc the CLI process of that session it came from: 1, 2, … in
+	// start order, 0 for what the session says itself (status, grants,
+	// errors before a process ran). A window shows the events of the
+	// session it shows and drops the rest.
+	Session string
+	Proc    int
 }
 
 // GrantInfo is one grant as the transcript shows it.
@@ -132,6 +139,7 @@ type ErrorInfo struct {
 
 // Question is one live permission question.
 type Question struct {
+	Session     string // the ID of the Session that asks
 	RequestID   string
 	Tool        string
 	DisplayName string
@@ -218,6 +226,7 @@ type Decision struct {
 // GrantRequest lists a turn's grantable denials, deduplicated by tool rule
 // and by folder.
 type GrantRequest struct {
+	Session string // the ID of the Session that asks
 	Round   int // 1 for the first retry, up to MaxRounds
 	Tools   []ToolGrant
 	Folders []FolderGrant

@@ -25,7 +25,7 @@ func (s *Session) grantMade(text string, rules, dirs []string, file string) {
 	id := fmt.Sprintf("g%d", s.grantNo)
 	s.grantLog[id] = grantRecord{rules: rules, dirs: dirs, file: file}
 	s.mu.Unlock()
-	s.surf.Show(Event{Kind: EvGrant, Grant: &GrantInfo{ID: id, Text: text}})
+	s.show(Event{Kind: EvGrant, Grant: &GrantInfo{ID: id, Text: text}})
 }
 
 // ErrUndone is returned by Undo for a grant already taken back.
@@ -64,7 +64,7 @@ func (s *Session) Undo(id string) error {
 	if rec.file != "" {
 		text += " (removed from " + rec.file + ")"
 	}
-	s.surf.Show(Event{Kind: EvGrant, Grant: &GrantInfo{ID: id, Text: text + ".", Undone: true}})
+	s.show(Event{Kind: EvGrant, Grant: &GrantInfo{ID: id, Text: text + ".", Undone: true}})
 	return nil
 }
 
@@ -103,7 +103,7 @@ func (s *Session) GrantLater(toolUseID string) error {
 		s.mu.Lock()
 		delete(s.denied, toolUseID)
 		s.mu.Unlock()
-		s.surf.Show(Event{Kind: EvPrompt, Text: RetryMessage, Auto: true})
+		s.show(Event{Kind: EvPrompt, Text: RetryMessage, Auto: true})
 		s.rounds(RetryMessage, 2)
 	})
 }

@@ -32,6 +32,8 @@ func (q *uiQueue) waitOne(t testing.TB) {
 
 // fakeRunner records what the window asks of a session.
 type fakeRunner struct {
+	id      string      // what its events carry
+	surf    app.Surface // when set, Send says what a session says: Running, the prompt
 	mu      sync.Mutex
 	sent    []string
 	stops   int
@@ -44,9 +46,14 @@ func (f *fakeRunner) Send(p string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sent = append(f.sent, p)
+	if f.err == nil && f.surf != nil {
+		f.surf.Show(app.Event{Session: f.id, Kind: app.EvStatus, Status: &app.Status{State: app.Running}})
+		f.surf.Show(app.Event{Session: f.id, Kind: app.EvPrompt, Text: p})
+	}
 	return f.err
 }
-func (f *fakeRunner) Stop()  { f.mu.Lock(); f.stops++; f.mu.Unlock() }
+func (f *fakeRunner) ID() string { return f.id }
+func (f *fakeRunner) Stop()       { f.mu.Lock(); f.stops++; f.mu.Unlock() }
 func (f *fakeRunner) Close() { f.mu.Lock(); f.closed++; f.mu.Unlock() }
 func (f *fakeRunner) Reload() error {
 	f.mu.Lock()
@@ -71,8 +78,9 @@ type harness struct {
 func newHarness(t testing.TB) *harness {
 	t.Helper()
 	a := test.NewTempApp(t)
-	h := &harness{q: newUIQueue(), r: &fakeRunner{}}
-	h.mw = newMainWindow(a, Options{Workdir: t.TempDir(), NewRunner: func(string, app.Surface) (Runner, error) {
+	h := &harness{q: newUIQueue(), r: &fakeRunner{id: "session-1"}}
+	h.mw = newMainWindow(a, Options{Workdir: t.TempDir(), NewRunner: func(_ string, s app.Surface) (Runner, error) {
+		h.r.surf = s
 		return h.r, nil
 	}}, h.q.do)
 	h.mw.win.Resize(fyne.NewSize(900, 700))

@@ -45,13 +45,18 @@ type MainWindow struct {
 
 	// UI goroutine only.
 	workdir    string
-	running    bool
+	running    bool // the shown session's last status says a turn is under way
+	sending    bool // a prompt is on its way to the session
 	status     app.Status
 	lastTurn   *app.TurnInfo
 	foreground bool
 
-	mu     sync.Mutex // guards runner
+	mu     sync.Mutex // guards runner and released
 	runner Runner
+	// released counts the sessions the window has let go (closeRunner): a
+	// session that was starting meanwhile is for a folder the window left,
+	// so it is closed, never shown.
+	released int
 }
 
 // NewMainWindow builds the window on a (a real app or fyne.io/fyne/v2/test's)
@@ -188,11 +193,14 @@ func (mw *MainWindow) refresh() {
 	} else {
 		mw.folderLbl.SetText(mw.workdir)
 	}
-	if mw.running {
+	if mw.running || mw.sending {
 		mw.sendBtn.Disable()
-		mw.stopBtn.Enable()
 	} else {
 		mw.sendBtn.Enable()
+	}
+	if mw.running {
+		mw.stopBtn.Enable()
+	} else {
 		mw.stopBtn.Disable()
 	}
 	mw.statusLbl.SetText(mw.statusText())
@@ -232,9 +240,6 @@ func (mw *MainWindow) refresh() {
 func (mw *MainWindow) statusText() string {
 	st := mw.status
 	state := st.State.String()
-	if mw.running && st.State == app.Idle {
-		state = app.Running.String()
-	}
 	parts := []string{strings.ToUpper(state[:1]) + state[1:]}
 	if st.SessionID != "" {
 		id := st.SessionID
@@ -314,7 +319,6 @@ func (mw *MainWindow) apply(batch []app.Event) {
 				t := *ev.Turn
 				mw.lastTurn = &t
 			}
-			mw.running = false
 			turnEnded = true
 		}
 		mw.tr.apply(ev)
@@ -353,10 +357,13 @@ func (mw *MainWindow) focusPrompt() {
 	mw.win.Canvas().Focus(mw.prompt)
 }
 
-// send starts a turn with the prompt box's text.
+// send starts a turn with the prompt box's text. The prompt row, "Running"
+// and everything after come from the session's events; until Send returns
+// the window only keeps a second prompt from racing the first. A prompt
+// that could not be sent goes back into the box.
 func (mw *MainWindow) send() {
 	text := strings.TrimSpace(mw.prompt.Text)
-	if text == "" || mw.running {
+	if text == "" || mw.running || mw.sending {
 		return
 	}
 	if mw.workdir == "" {
@@ -366,9 +373,8 @@ func (mw *MainWindow) send() {
 		return
 	}
 	mw.prompt.SetText("")
-	mw.tr.addUser(text)
 	mw.tr.list.ScrollToBottom()
-	mw.running = true
+	mw.sending = true
 	mw.refresh()
 	dir := mw.workdir
 	go func() {
@@ -379,31 +385,55 @@ func (mw *MainWindow) send() {
 		if err != nil {
 			mw.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{
 				Title: "Claude Code could not start", Detail: err.Error()}})
-			mw.do(func() {
-				mw.surf.flush()
-				mw.running = false
-				mw.refresh()
-				mw.focusPrompt()
-			})
 		}
+		mw.do(func() {
+			// What the session said while Send ran (Running, the prompt)
+			// is applied before Send is enabled again.
+			mw.surf.flush()
+			mw.sending = false
+			if err != nil && mw.prompt.Text == "" {
+				mw.prompt.SetText(text)
+			}
+			mw.refresh()
+			if err != nil {
+				mw.focusPrompt()
+			}
+		})
 	}()
 }
 
 // runnerFor returns the session for dir, starting one if there is none.
+// Starting one reads the config, which can wait on the config's lock: that
+// happens outside mw.mu, which the UI goroutine takes.
 func (mw *MainWindow) runnerFor(dir string) (Runner, error) {
 	mw.mu.Lock()
-	defer mw.mu.Unlock()
-	if mw.runner != nil {
-		return mw.runner, nil
+	r, released := mw.runner, mw.released
+	mw.mu.Unlock()
+	if r != nil {
+		return r, nil
 	}
 	if mw.opts.NewRunner == nil {
 		return nil, fmt.Errorf("no way to start Claude Code was configured")
 	}
-	r, err := mw.opts.NewRunner(dir, &sessionSurface{s: mw.surf, gen: mw.surf.current()})
+	r, err := mw.opts.NewRunner(dir, mw.surf)
 	if err != nil {
 		return nil, err
 	}
+	mw.mu.Lock()
+	if mw.released != released {
+		mw.mu.Unlock()
+		go r.Close()
+		return nil, fmt.Errorf("the working folder changed before Claude Code started; send the prompt again")
+	}
+	if mw.runner != nil { // another start won the race: use that one
+		other := mw.runner
+		mw.mu.Unlock()
+		go r.Close()
+		return other, nil
+	}
 	mw.runner = r
+	mw.surf.show(r.ID())
+	mw.mu.Unlock()
 	return r, nil
 }
 
@@ -463,6 +493,7 @@ func (mw *MainWindow) closeRunner() Runner {
 	mw.mu.Lock()
 	r := mw.runner
 	mw.runner = nil
+	mw.released++
 	mw.mu.Unlock()
 	return r
 }

@@ -53,6 +53,7 @@ func TestCtrlEnterSendsAndTurnEndRefocuses(t *testing.T) {
 	}
 	ctrlEnter(h.mw.prompt)
 	waitFor(t, "the prompt to reach the session", func() bool { return len(h.r.sentCopy()) == 1 })
+	h.q.waitOne(t) // Send returned; what the session said is shown
 	if got := h.r.sentCopy()[0]; got != "make the tests pass" {
 		t.Errorf("sent %q", got)
 	}
@@ -67,6 +68,7 @@ func TestCtrlEnterSendsAndTurnEndRefocuses(t *testing.T) {
 	h.c.Focus(h.mw.sendBtn)
 	h.mw.surf.Show(app.Event{Kind: app.EvTurnEnd, Turn: &app.TurnInfo{CostUSD: 0.0123, InputTokens: 1200, OutputTokens: 340,
 		SessionCostUSD: 0.5, SessionInputTokens: 20000, SessionOutputTokens: 4000}})
+	h.mw.surf.Show(app.Event{Kind: app.EvStatus, Status: &app.Status{State: app.Idle}})
 	h.mw.surf.flush()
 	if h.c.Focused() != h.mw.prompt {
 		t.Error("prompt box did not get the focus back after the turn")
@@ -111,14 +113,22 @@ func TestRunnerFailureShowsInWindow(t *testing.T) {
 	}
 	h.mw.prompt.SetText("hi")
 	h.mw.send()
+	if !h.mw.sendBtn.Disabled() {
+		t.Error("Send is enabled while the prompt is on its way")
+	}
 	h.q.waitOne(t)
-	if got := kinds(h.mw.tr); got != "user error" {
+	// No session ever said it had the prompt: no prompt row, and the
+	// prompt is back in the box, not lost.
+	if got := kinds(h.mw.tr); got != "error" {
 		t.Fatalf("rows = %q", got)
 	}
-	if e := h.mw.tr.entries[1]; !strings.Contains(e.text.String(), "not found") {
+	if e := h.mw.tr.entries[0]; !strings.Contains(e.text.String(), "not found") {
 		t.Errorf("error row says %q", e.text.String())
 	}
-	if h.mw.running || h.c.Focused() != h.mw.prompt {
+	if h.mw.prompt.Text != "hi" {
+		t.Errorf("prompt box holds %q after the failed send, want the prompt back", h.mw.prompt.Text)
+	}
+	if h.mw.running || h.mw.sendBtn.Disabled() || h.c.Focused() != h.mw.prompt {
 		t.Error("window is stuck after the session failed to start")
 	}
 }
@@ -147,7 +157,9 @@ func TestChangingFolderEndsTheSession(t *testing.T) {
 	h.mw.prompt.SetText("one")
 	h.mw.send()
 	waitFor(t, "send", func() bool { return len(h.r.sentCopy()) == 1 })
+	h.q.waitOne(t)
 	h.mw.surf.Show(app.Event{Kind: app.EvTurnEnd, Turn: &app.TurnInfo{}})
+	h.mw.surf.Show(app.Event{Kind: app.EvStatus, Status: &app.Status{State: app.Idle}})
 	h.mw.surf.flush()
 	dir := t.TempDir()
 	h.mw.SetFolder(dir)
@@ -213,22 +225,26 @@ func TestPermissionModeBanner(t *testing.T) {
 // takes a prompt for the new folder (it stayed "Running" forever before).
 func TestChangingFolderDuringATurn(t *testing.T) {
 	h := newHarness(t)
-	var old app.Surface
-	h.mw.opts.NewRunner = func(_ string, s app.Surface) (Runner, error) { old = s; return h.r, nil }
+	old := &fakeRunner{id: "session-old"}
+	h.mw.opts.NewRunner = func(string, app.Surface) (Runner, error) { return old, nil }
 	h.mw.prompt.SetText("one")
 	h.mw.send()
-	waitFor(t, "send", func() bool { return len(h.r.sentCopy()) == 1 })
-	old.Show(app.Event{Kind: app.EvStatus, Status: &app.Status{State: app.Running}})
+	waitFor(t, "send", func() bool { return len(old.sentCopy()) == 1 })
+	h.q.waitOne(t) // send's return
+	h.mw.surf.Show(app.Event{Session: old.id, Kind: app.EvStatus, Status: &app.Status{State: app.Running}})
 	h.mw.surf.flush()
 	if !h.mw.running {
 		t.Fatal("not running during the turn")
 	}
 	h.mw.SetFolder(t.TempDir())
 	// The closing session still reports, and even asks.
-	old.Show(app.Event{Kind: app.EvStatus, Status: &app.Status{State: app.Stopping}})
-	old.Show(app.Event{Kind: app.EvText, BlockID: "late", Text: "late words"})
-	if d := old.Ask(context.Background(), app.Question{Tool: "Bash", Command: "rm -rf ~"}); d.Action != app.NoAnswer {
+	h.mw.surf.Show(app.Event{Session: old.id, Kind: app.EvStatus, Status: &app.Status{State: app.Stopping}})
+	h.mw.surf.Show(app.Event{Session: old.id, Kind: app.EvText, BlockID: "late", Text: "late words"})
+	if d := h.mw.surf.Ask(context.Background(), app.Question{Session: old.id, Tool: "Bash", Command: "rm -rf ~"}); d.Action != app.NoAnswer {
 		t.Errorf("a retired session got an answer: %+v", d)
+	}
+	if d := h.mw.surf.AskGrants(context.Background(), app.GrantRequest{Session: old.id, Tools: []app.ToolGrant{{Rule: "Bash"}}}); d.Action != app.NotNow {
+		t.Errorf("a retired session got grants: %+v", d)
 	}
 	h.mw.surf.flush()
 	if h.mw.running || h.mw.sendBtn.Disabled() {
@@ -239,14 +255,79 @@ func TestChangingFolderDuringATurn(t *testing.T) {
 			t.Error("the old session's text reached the new folder's transcript")
 		}
 	}
-	var fresh app.Surface
-	h.mw.opts.NewRunner = func(_ string, s app.Surface) (Runner, error) { fresh = s; return h.r, nil }
+	fresh := &fakeRunner{id: "session-new"}
+	h.mw.opts.NewRunner = func(string, app.Surface) (Runner, error) { return fresh, nil }
 	h.mw.prompt.SetText("two")
 	h.mw.send()
-	waitFor(t, "second send", func() bool { return len(h.r.sentCopy()) == 2 })
-	fresh.Show(app.Event{Kind: app.EvStatus, Status: &app.Status{State: app.Running}})
+	waitFor(t, "second send", func() bool { return len(fresh.sentCopy()) == 1 })
+	h.mw.surf.Show(app.Event{Session: fresh.id, Kind: app.EvStatus, Status: &app.Status{State: app.Running}})
+	h.mw.surf.Show(app.Event{Session: old.id, Kind: app.EvStatus, Status: &app.Status{State: app.Idle}})
 	h.mw.surf.flush()
 	if !h.mw.running {
-		t.Error("the new session's events are dropped")
+		t.Error("the new session's events are dropped, or the old one's are not")
+	}
+}
+
+// A session that was still starting when the folder changed is for the old
+// folder: it is closed and never shown; the prompt comes back to the box.
+func TestFolderChangeWhileASessionStarts(t *testing.T) {
+	h := newHarness(t)
+	started, release := make(chan struct{}), make(chan struct{})
+	slow := &fakeRunner{id: "session-slow"}
+	h.mw.opts.NewRunner = func(string, app.Surface) (Runner, error) {
+		close(started)
+		<-release
+		return slow, nil
+	}
+	h.mw.prompt.SetText("one")
+	h.mw.send()
+	<-started
+	h.mw.SetFolder(t.TempDir())
+	close(release)
+	h.q.waitOne(t)
+	waitFor(t, "Close", func() bool { slow.mu.Lock(); defer slow.mu.Unlock(); return slow.closed == 1 })
+	if len(slow.sentCopy()) != 0 {
+		t.Error("the prompt went to a session of the folder the window left")
+	}
+	if h.mw.prompt.Text != "one" {
+		t.Errorf("prompt box holds %q, want the prompt back", h.mw.prompt.Text)
+	}
+	h.mw.surf.Show(app.Event{Session: slow.id, Kind: app.EvStatus, Status: &app.Status{State: app.Running}})
+	h.mw.surf.flush()
+	if h.mw.running {
+		t.Error("the window shows a session it never took")
+	}
+}
+
+// Running, the Send button and the prompt row follow the session's events
+// only: the window sets none of them itself.
+func TestRunningComesFromTheSession(t *testing.T) {
+	h := newHarness(t)
+	quiet := &fakeRunner{id: "session-quiet"} // says nothing by itself
+	h.mw.opts.NewRunner = func(string, app.Surface) (Runner, error) { return quiet, nil }
+	h.mw.prompt.SetText("hello")
+	h.mw.send()
+	waitFor(t, "send", func() bool { return len(quiet.sentCopy()) == 1 })
+	h.q.waitOne(t)
+	if h.mw.running || len(h.mw.tr.entries) != 0 {
+		t.Fatalf("the window ran ahead of the session: running %v, %d rows", h.mw.running, len(h.mw.tr.entries))
+	}
+	id := quiet.id
+	h.mw.surf.Show(app.Event{Session: id, Kind: app.EvStatus, Status: &app.Status{State: app.Running}})
+	h.mw.surf.Show(app.Event{Session: id, Kind: app.EvPrompt, Text: "hello"})
+	h.mw.surf.flush()
+	if !h.mw.running || !h.mw.sendBtn.Disabled() || h.mw.stopBtn.Disabled() || kinds(h.mw.tr) != "user" {
+		t.Fatalf("running %v, send disabled %v, stop disabled %v, rows %q", h.mw.running, h.mw.sendBtn.Disabled(), h.mw.stopBtn.Disabled(), kinds(h.mw.tr))
+	}
+	// The turn's end alone does not make the window idle; the status does.
+	h.mw.surf.Show(app.Event{Session: id, Kind: app.EvTurnEnd, Turn: &app.TurnInfo{}})
+	h.mw.surf.flush()
+	if !h.mw.running {
+		t.Error("idle before the session said so")
+	}
+	h.mw.surf.Show(app.Event{Session: id, Kind: app.EvStatus, Status: &app.Status{State: app.Idle}})
+	h.mw.surf.flush()
+	if h.mw.running || h.mw.sendBtn.Disabled() || !strings.HasPrefix(h.mw.statusLbl.Text, "Idle") {
+		t.Errorf("running %v, send disabled %v, status %q", h.mw.running, h.mw.sendBtn.Disabled(), h.mw.statusLbl.Text)
 	}
 }

@@ -14,6 +14,8 @@ import (
 
 // Runner is a running session as the window drives it; *app.Session is one.
 type Runner interface {
+	// ID is the identity its events and questions carry (app.Event.Session).
+	ID() string
 	Send(prompt string) error
 	Stop()
 	Close()

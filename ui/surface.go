@@ -31,7 +31,7 @@ type surface struct {
 	merged   int             // 1 + the index in pending of the event whose text is buf's, or 0
 	buf      strings.Builder // the text of consecutive deltas of one block
 	inflight bool            // a batch is on its way to the UI goroutine
-	gen      uint64          // the session whose events are shown; older ones are dropped
+	shown    string          // the Session.ID whose events are shown; others are dropped
 	closed   chan struct{}
 	once     sync.Once
 }
@@ -39,17 +39,14 @@ type surface struct {
 var _ app.Surface = (*surface)(nil)
 
 func newSurface(mw *MainWindow) *surface {
-	return &surface{mw: mw, gen: 1, closed: make(chan struct{})}
+	return &surface{mw: mw, closed: make(chan struct{})}
 }
 
-// Show queues ev; it never blocks on the UI.
-func (s *surface) Show(ev app.Event) { s.showFrom(0, ev) }
-
-// showFrom queues ev from the session of generation gen (0: the window's
-// own), unless the window no longer shows that session. The check is made
-// under the queue's lock, so nothing of a retired session slips in after
-// the window let it go (retire).
-func (s *surface) showFrom(gen uint64, ev app.Event) {
+// Show queues ev; it never blocks on the UI. An event of a session the
+// window does not show (ev.Session is neither "" — the window's own — nor
+// the shown session) is dropped. The check is made under the queue's lock,
+// so nothing of a session the window let go (retire) slips in after.
+func (s *surface) Show(ev app.Event) {
 	// The session may reuse what the pointers point at; keep our own copy.
 	if ev.Tool != nil {
 		t := *ev.Tool
@@ -68,7 +65,7 @@ func (s *surface) showFrom(gen uint64, ev app.Event) {
 		ev.Err = &t
 	}
 	s.mu.Lock()
-	if gen != 0 && gen != s.gen {
+	if ev.Session != "" && ev.Session != s.shown {
 		s.mu.Unlock()
 		return
 	}
@@ -78,44 +75,21 @@ func (s *surface) showFrom(gen uint64, ev app.Event) {
 	s.mu.Unlock()
 }
 
-// retire stops showing the current session's events and returns the
-// generation of the next one.
-func (s *surface) retire() uint64 {
+// show makes id the session whose events and questions the window takes.
+func (s *surface) show(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.gen++
-	return s.gen
+	s.shown = id
 }
 
-// current is the generation of the session shown now.
-func (s *surface) current() uint64 {
+// retire stops taking the shown session's events and questions.
+func (s *surface) retire() { s.show("") }
+
+// showing reports whether the window takes what session id raises.
+func (s *surface) showing(id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.gen
-}
-
-// sessionSurface is what one session talks to: the window's surface,
-// stamped with the session's generation, so a session the window has let
-// go (a new folder) can no longer change what it shows or ask anything.
-type sessionSurface struct {
-	s   *surface
-	gen uint64
-}
-
-func (r *sessionSurface) Show(ev app.Event) { r.s.showFrom(r.gen, ev) }
-
-func (r *sessionSurface) Ask(ctx context.Context, q app.Question) app.Decision {
-	if r.s.current() != r.gen {
-		return app.Decision{} // unanswered: a deny, never an allow
-	}
-	return r.s.Ask(ctx, q)
-}
-
-func (r *sessionSurface) AskGrants(ctx context.Context, g app.GrantRequest) app.Decision {
-	if r.s.current() != r.gen {
-		return app.Decision{Action: app.NotNow}
-	}
-	return r.s.AskGrants(ctx, g)
+	return id == "" || id == s.shown
 }
 
 // merge appends a text delta to the queued event of the same block just
@@ -197,6 +171,9 @@ func (s *surface) close() { s.once.Do(func() { close(s.closed) }) }
 
 // Ask shows the live permission dialog and waits for the answer.
 func (s *surface) Ask(ctx context.Context, q app.Question) app.Decision {
+	if !s.showing(q.Session) {
+		return app.Decision{} // unanswered: a deny, never an allow
+	}
 	note := "Claude asks to use " + toolName(q)
 	if len(q.Questions) > 0 {
 		note = "Claude has a question for you"
@@ -208,6 +185,9 @@ func (s *surface) Ask(ctx context.Context, q app.Question) app.Decision {
 
 // AskGrants shows the after-turn grant dialog and waits for the answer.
 func (s *surface) AskGrants(ctx context.Context, r app.GrantRequest) app.Decision {
+	if !s.showing(r.Session) {
+		return app.Decision{Action: app.NotNow}
+	}
 	return s.wait(ctx, &pending{notice: "Claude was refused some permissions", open: func(done func(app.Decision)) *modal {
 		return s.mw.newGrantDialog(r, done)
 	}})

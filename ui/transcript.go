@@ -82,9 +82,6 @@ type transcript struct {
 	actions rowActions
 	copy    func(string) // puts text on the clipboard
 	list    *vlist
-	// lastPrompt is a prompt the window showed itself before the session
-	// echoed it back as EvPrompt; the echo is then not shown twice.
-	lastPrompt string
 
 	// page holds streamed text: the deltas of tailRow, the last row, are
 	// appended to it, and that row's text is page[tailAt:], a view, as are
@@ -128,10 +125,9 @@ func (t *transcript) changed(id int) {
 	}
 }
 
-// addUser shows a prompt the person sent.
-func (t *transcript) addUser(text string) {
-	t.add(&entry{kind: rowUser, text: rowText{text}})
-	t.lastPrompt = text
+// addUser shows a prompt: the person's, or Latch's own (auto).
+func (t *transcript) addUser(text string, auto bool) {
+	t.add(&entry{kind: rowUser, text: rowText{text}, auto: auto})
 }
 
 func (t *transcript) addNotice(text string) {
@@ -147,16 +143,7 @@ func (t *transcript) addError(title, detail string) {
 func (t *transcript) apply(ev app.Event) {
 	switch ev.Kind {
 	case app.EvPrompt:
-		if ev.Auto {
-			t.add(&entry{kind: rowUser, text: rowText{ev.Text}, auto: true})
-			return
-		}
-		if t.lastPrompt != "" && ev.Text == t.lastPrompt {
-			t.lastPrompt = ""
-			return
-		}
-		t.addUser(ev.Text)
-		t.lastPrompt = ""
+		t.addUser(ev.Text, ev.Auto)
 	case app.EvText, app.EvThinking:
 		kind := rowAssistant
 		if ev.Kind == app.EvThinking {

@@ -48,15 +48,26 @@ func TestStreamedDeltasCoalesceIntoLastRow(t *testing.T) {
 	}
 }
 
-func TestPromptEchoShownOnce(t *testing.T) {
+// The prompt row is the session's: the window shows the prompt when the
+// session says it has it, once, and Latch's own retry message as such.
+func TestPromptRowComesFromTheSession(t *testing.T) {
 	h := newHarness(t)
+	quiet := &fakeRunner{id: "session-quiet"}
+	h.mw.opts.NewRunner = func(string, app.Surface) (Runner, error) { return quiet, nil }
 	h.mw.prompt.SetText("do it")
 	h.mw.send()
-	h.mw.surf.Show(app.Event{Kind: app.EvPrompt, Text: "do it"})
-	h.mw.surf.Show(app.Event{Kind: app.EvPrompt, Text: app.RetryMessage})
+	h.q.waitOne(t)
+	if got := kinds(h.mw.tr); got != "" {
+		t.Fatalf("rows before the session spoke = %q", got)
+	}
+	h.mw.surf.Show(app.Event{Session: quiet.id, Kind: app.EvPrompt, Text: "do it"})
+	h.mw.surf.Show(app.Event{Session: quiet.id, Kind: app.EvPrompt, Text: app.RetryMessage, Auto: true})
 	h.mw.surf.flush()
 	if got := kinds(h.mw.tr); got != "user user" {
 		t.Fatalf("rows = %q, want the prompt once and the retry message", got)
+	}
+	if h.mw.tr.entries[0].auto || !h.mw.tr.entries[1].auto {
+		t.Error("the retry message is not marked as Latch's own, or the prompt is")
 	}
 }
 
