@@ -227,7 +227,7 @@ type Decision struct {
 // and by folder.
 type GrantRequest struct {
 	Session string // the ID of the Session that asks
-	Round   int // 1 for the first retry, up to MaxRounds
+	Round   int    // 1 for the first retry, up to MaxRounds
 	Tools   []ToolGrant
 	Folders []FolderGrant
 	Workdir string

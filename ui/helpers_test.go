@@ -53,8 +53,8 @@ func (f *fakeRunner) Send(p string) error {
 	return f.err
 }
 func (f *fakeRunner) ID() string { return f.id }
-func (f *fakeRunner) Stop()       { f.mu.Lock(); f.stops++; f.mu.Unlock() }
-func (f *fakeRunner) Close() { f.mu.Lock(); f.closed++; f.mu.Unlock() }
+func (f *fakeRunner) Stop()      { f.mu.Lock(); f.stops++; f.mu.Unlock() }
+func (f *fakeRunner) Close()     { f.mu.Lock(); f.closed++; f.mu.Unlock() }
 func (f *fakeRunner) Reload() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
