@@ -18,9 +18,6 @@ type askLine struct {
 	queue   []queuedAsk
 	showing string // request id whose question is with the Surface now
 
-	answers chan<- answer   // the running turn's answer channel
-	done    <-chan struct{} // closed when that turn's run ends
-
 	withdrawn     int    // withdrawals not reported yet
 	withdrawnTool string // the tool of the first of them
 	withdrawTimer *time.Timer
@@ -33,18 +30,18 @@ type queuedAsk struct {
 }
 
 // enqueueAsk files a question and shows it when it is its turn.
-func (s *Session) enqueueAsk(p *proc, id string, ctx context.Context, q Question, answers chan<- answer, done <-chan struct{}) {
+func (s *Session) enqueueAsk(t *turn, id string, ctx context.Context, q Question) {
 	s.mu.Lock()
 	s.asks.queue = append(s.asks.queue, queuedAsk{id: id, ctx: ctx, q: q})
-	s.asks.answers, s.asks.done = answers, done
 	s.mu.Unlock()
-	s.nextAsk(p)
+	s.nextAsk(t)
 }
 
 // nextAsk shows the oldest question still open when none is showing. Once
 // the turn is being stopped, the questions still waiting are denied
 // without being shown.
-func (s *Session) nextAsk(p *proc) {
+func (s *Session) nextAsk(t *turn) {
+	p := t.p
 	for {
 		s.mu.Lock()
 		if s.asks.showing != "" || len(s.asks.queue) == 0 {
@@ -64,15 +61,15 @@ func (s *Session) nextAsk(p *proc) {
 			n := len(s.pending)
 			s.mu.Unlock()
 			pa.cancel()
-			p.dec.MarkUserDenied(pa.req.ToolUseID)
-			p.write(stream.Deny(next.id, "The user stopped the turn.", false))
+			p.MarkUserDenied(pa.req.ToolUseID)
+			p.Write(stream.Deny(next.id, "The user stopped the turn.", false))
 			if n == 0 {
 				s.setState(Running)
 			}
 			continue
 		}
 		s.asks.showing = next.id
-		answers, done := s.asks.answers, s.asks.done
+		answers, done := t.answers, t.done
 		s.mu.Unlock()
 		go func() {
 			d := s.surf.Ask(next.ctx, next.q)
@@ -133,7 +130,6 @@ func (s *Session) flushWithdrawn() {
 func (s *Session) resetAsks() {
 	s.mu.Lock()
 	s.asks.queue, s.asks.showing = nil, ""
-	s.asks.answers, s.asks.done = nil, nil
 	s.mu.Unlock()
 	s.flushWithdrawn()
 }

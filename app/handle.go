@@ -13,7 +13,8 @@ import (
 
 // handle turns one CLI event into what the Surface shows, and questions into
 // Asks. It returns the result when the event ends the turn.
-func (s *Session) handle(p *proc, ev stream.Event, answers chan<- answer, done <-chan struct{}) *stream.Result {
+func (t *turn) handle(ev stream.Event) *stream.Result {
+	s := t.s
 	if ev.Kind != stream.KindControlCancel {
 		s.flushWithdrawn() // a burst of withdrawals is over: one notice, in place
 	}
@@ -59,7 +60,7 @@ func (s *Session) handle(p *proc, ev stream.Event, answers chan<- answer, done <
 	case stream.KindInterruptMarker:
 		s.notice("Interrupted.")
 	case stream.KindControlRequest:
-		s.request(p, ev.Request, answers, done)
+		t.request(ev.Request)
 	case stream.KindControlResponse:
 		s.layerAnswered(ev.Response)
 	case stream.KindControlCancel:
@@ -139,29 +140,31 @@ func (s *Session) toolResult(r *stream.ToolResult) {
 
 // request serves a control request from the CLI: can_use_tool goes to the
 // person; anything else gets an error answer so the CLI never waits.
-func (s *Session) request(p *proc, r *stream.ControlRequest, answers chan<- answer, done <-chan struct{}) {
+func (t *turn) request(r *stream.ControlRequest) {
+	s, p := t.s, t.p
 	if r.Subtype != "can_use_tool" || r.CanUseTool == nil {
-		p.write(stream.ErrorAnswer(r.RequestID, "Latch does not serve "+r.Subtype+" requests"))
+		p.Write(stream.ErrorAnswer(r.RequestID, "Latch does not serve "+r.Subtype+" requests"))
 		return
 	}
 	c := r.CanUseTool
 	s.mu.Lock()
 	if s.stopping {
 		s.mu.Unlock()
-		p.write(stream.Deny(r.RequestID, "The user stopped the turn.", true))
+		p.Write(stream.Deny(r.RequestID, "The user stopped the turn.", true))
 		return
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
 	s.pending[r.RequestID] = &pendingAsk{cancel: cancel, req: c}
 	s.mu.Unlock()
 	s.setState(Asking)
-	s.enqueueAsk(p, r.RequestID, ctx, question(r.RequestID, c, s.cfg.Workdir, s.dirs()), answers, done)
+	s.enqueueAsk(t, r.RequestID, ctx, question(r.RequestID, c, s.workdir, s.dirs()))
 }
 
 // answer sends the person's decision, unless the question was withdrawn.
-func (s *Session) answer(p *proc, a answer) {
+func (t *turn) answer(a answer) {
+	s, p := t.s, t.p
 	s.askAnswered(a.reqID)
-	defer s.nextAsk(p)
+	defer s.nextAsk(t)
 	s.mu.Lock()
 	pa := s.pending[a.reqID]
 	delete(s.pending, a.reqID)
@@ -178,17 +181,17 @@ func (s *Session) answer(p *proc, a answer) {
 		if len(d.Answers) > 0 {
 			input = stream.AnswerQuestions(c.Input, d.Answers)
 		}
-		p.write(stream.Allow(a.reqID, input, nil))
+		p.Write(stream.Allow(a.reqID, input, nil))
 	case AllowAlways:
 		s.allowAlways(p, a.reqID, c, d)
 	case GrantFolder:
 		dir, err := grants.CheckDir(strings.TrimSpace(d.Folder), d.Force)
 		if err != nil {
 			s.fail("The folder was not granted", err.Error())
-			p.write(stream.Deny(a.reqID, "The folder could not be granted: "+err.Error(), false))
+			p.Write(stream.Deny(a.reqID, "The folder could not be granted: "+err.Error(), false))
 			break
 		}
-		rules, dirs, err := saveGrants(Decision{Folders: []string{dir}, ReadOnly: d.ReadOnly, Scope: d.Scope, Force: true}, s.cfg.UserSettings, s.cfg.Workdir)
+		rules, dirs, err := saveGrants(Decision{Folders: []string{dir}, ReadOnly: d.ReadOnly, Scope: d.Scope, Force: true}, s.userSettings, s.workdir)
 		if err != nil {
 			s.fail("The folder was not saved", err.Error()+"\nIt is granted for this session only.")
 		}
@@ -200,7 +203,7 @@ func (s *Session) answer(p *proc, a answer) {
 		}
 		s.grantMade("Granted the folder "+VisibleLine(dir)+" for "+access+grantWhere(d.Scope, saved), rules, dirs, file)
 		if s.grantRules(rules, dirs, saved) {
-			p.write(stream.Allow(a.reqID, c.Input, nil))
+			p.Write(stream.Allow(a.reqID, c.Input, nil))
 			break
 		}
 		var ups []json.RawMessage
@@ -210,13 +213,13 @@ func (s *Session) answer(p *proc, a answer) {
 		if len(dirs) > 0 {
 			ups = append(ups, addDirsUpdate(dir, "session"))
 		}
-		p.write(stream.Allow(a.reqID, c.Input, ups))
+		p.Write(stream.Allow(a.reqID, c.Input, ups))
 	case Deny, DenyStop:
 		msg := strings.TrimSpace(d.Message)
 		if msg == "" {
 			msg = DefaultDenyMessage
 		}
-		p.dec.MarkUserDenied(c.ToolUseID)
+		p.MarkUserDenied(c.ToolUseID)
 		if msg != DefaultDenyMessage {
 			s.notice("Denied " + VisibleLine(c.ToolName) + ": " + VisibleLine(msg))
 		}
@@ -225,11 +228,11 @@ func (s *Session) answer(p *proc, a answer) {
 			s.stopping = true
 			s.mu.Unlock()
 		}
-		p.write(stream.Deny(a.reqID, msg, d.Action == DenyStop))
+		p.Write(stream.Deny(a.reqID, msg, d.Action == DenyStop))
 	default:
 		// No answer (the dialog went away): refuse rather than allow.
-		p.dec.MarkUserDenied(c.ToolUseID)
-		p.write(stream.Deny(a.reqID, DefaultDenyMessage, false))
+		p.MarkUserDenied(c.ToolUseID)
+		p.Write(stream.Deny(a.reqID, DefaultDenyMessage, false))
 	}
 	if n == 0 {
 		s.setState(Running)

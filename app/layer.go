@@ -52,9 +52,9 @@ type grantLayer struct {
 
 // settingsFiles are the files whose allow rules Latch follows.
 func (s *Session) settingsFiles() []string {
-	files := []string{s.cfg.UserSettings}
-	if s.cfg.Workdir != "" {
-		files = append(files, grants.ProjectSettingsPath(s.cfg.Workdir), strings.TrimSuffix(grants.ProjectSettingsPath(s.cfg.Workdir), ".local.json")+".json")
+	files := []string{s.userSettings}
+	if s.workdir != "" {
+		files = append(files, grants.ProjectSettingsPath(s.workdir), strings.TrimSuffix(grants.ProjectSettingsPath(s.workdir), ".local.json")+".json")
 	}
 	return slices.DeleteFunc(files, func(f string) bool { return f == "" })
 }
@@ -97,7 +97,7 @@ func (s *Session) sendLayer(probe bool) {
 	s.layer.reqNo++
 	id := fmt.Sprintf("latch_flags_%d", s.layer.reqNo)
 	s.mu.Unlock()
-	_ = p.write(stream.ApplyFlagSettings(id, l)) // a dead process is reported by its reader
+	_ = p.Write(stream.ApplyFlagSettings(id, l)) // a dead process is reported by its reader
 }
 
 // layerAnswered handles the CLI's answer to an apply_flag_settings.
@@ -173,9 +173,8 @@ func (s *Session) Revoke(rules, dirs []string, ask bool) {
 	if retire {
 		// Only a new process forgets its command line.
 		if s.state == Idle {
-			p := s.live
+			s.group.Retire(s.live, retireGrace)
 			s.live = nil
-			go p.stop(3 * time.Second)
 		} else {
 			g.retire = true
 		}
@@ -220,7 +219,7 @@ func (s *Session) SyncGrants() {
 			}
 			for _, d := range old {
 				if !slices.Contains(nowDirs[f], d) {
-					goneDirs = append(goneDirs, resolvePath(d, s.cfg.Workdir))
+					goneDirs = append(goneDirs, resolvePath(d, s.workdir))
 				}
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/latch-app/latch/app/cliproc"
 	"github.com/latch-app/latch/core/grants"
 	"github.com/latch-app/latch/core/stream"
 )
@@ -100,19 +101,19 @@ func resolvePath(p, workdir string) string {
 // preserving, locked, backed up) where the person chose, and tells the CLI
 // to keep it for this session only, so the CLI never rewrites a settings
 // file on Latch's behalf. A rule that cannot be used allows the call once.
-func (s *Session) allowAlways(p *proc, reqID string, c *stream.CanUseTool, d Decision) {
+func (s *Session) allowAlways(p *cliproc.Proc, reqID string, c *stream.CanUseTool, d Decision) {
 	rule := strings.TrimSpace(d.Rule)
 	if rule == "" {
-		rule = alwaysRule(c, s.cfg.Workdir)
+		rule = alwaysRule(c, s.workdir)
 	}
 	if rule == "" {
 		s.notice("No rule was saved: no narrow rule fits this call, so it was allowed once. Type a rule to always allow it.")
-		p.write(stream.Allow(reqID, c.Input, nil))
+		p.Write(stream.Allow(reqID, c.Input, nil))
 		return
 	}
 	if err := grants.ValidRule(rule); err != nil {
 		s.fail("The rule was not saved", err.Error()+"\nThe call was allowed once.")
-		p.write(stream.Allow(reqID, c.Input, nil))
+		p.Write(stream.Allow(reqID, c.Input, nil))
 		return
 	}
 	saved := false
@@ -130,11 +131,11 @@ func (s *Session) allowAlways(p *proc, reqID string, c *stream.CanUseTool, d Dec
 		s.grantMade("Allowed "+VisibleLine(rule)+" for this session", []string{rule}, nil, "")
 	}
 	if s.grantRules([]string{rule}, nil, saved) {
-		p.write(stream.Allow(reqID, c.Input, nil)) // the layer carries the rule already
+		p.Write(stream.Allow(reqID, c.Input, nil)) // the layer carries the rule already
 		return
 	}
 	// A CLI without the layer keeps the rule for its own life.
-	p.write(stream.Allow(reqID, c.Input, []json.RawMessage{addRulesUpdate(rule, "session")}))
+	p.Write(stream.Allow(reqID, c.Input, []json.RawMessage{addRulesUpdate(rule, "session")}))
 }
 
 // grantWhere says where a grant went, for a notice.
@@ -173,7 +174,7 @@ func (s *Session) savedFile(scope Scope, saved bool) string {
 // outside the project is refused (grants.ProjectStore says why).
 func (s *Session) storeFor(scope Scope) (*grants.Store, error) {
 	if scope == ScopeProject {
-		return grants.ProjectStore(s.cfg.Workdir)
+		return grants.ProjectStore(s.workdir)
 	}
-	return grants.NewStore(s.cfg.UserSettings), nil
+	return grants.NewStore(s.userSettings), nil
 }

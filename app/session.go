@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/latch-app/latch/app/cliproc"
 	"github.com/latch-app/latch/core/stream"
 )
 
@@ -48,8 +48,12 @@ var StopGrace = 5 * time.Second
 
 var (
 	ErrBusy   = errors.New("a turn is already running")
-	ErrClosed = errors.New("the session is closed")
+	ErrClosed = cliproc.ErrClosed
 )
+
+// retireGrace is how long a process that makes way (new flags, grants on
+// its command line) has to end after its stdin closes before it is killed.
+const retireGrace = 3 * time.Second
 
 // Instruction is what the experimental toggle appends to the system prompt.
 const Instruction = `When a tool result says that a permission was denied, that a tool call needs approval, or that the stream was closed ("Stream closed"), do not retry the call and do not work around it with other tools or commands. Say in one short sentence that you are pausing for permission, and end your turn; the user will grant it and tell you to continue.`
@@ -57,19 +61,25 @@ const Instruction = `When a tool result says that a permission was denied, that 
 // Session is one conversation with Claude Code in one folder. Its methods
 // are safe to call from any goroutine.
 type Session struct {
-	cfg  Config
+	// Where the session runs: set by NewSession and never changed, so
+	// read without the lock.
+	workdir      string
+	userSettings string
+	env          []string
+
 	surf *outbox
 	ctx  context.Context
 	end  context.CancelFunc
 
 	mu          sync.Mutex
+	cfg         Config // a turn works from its own copy (turn.cfg)
 	state       State
 	sessionID   string
 	established bool // the CLI knows sessionID, so later runs --resume it
 	model       string
 	permMode    string
-	live        *proc // the long-lived process (live mode)
-	cur         *proc // the process of the running turn
+	live        *cliproc.Proc // the long-lived process (live mode)
+	cur         *cliproc.Proc // the process of the running turn
 	extraTools  []string
 	extraDirs   []string
 	stopping    bool
@@ -91,7 +101,7 @@ type Session struct {
 	nextCfg     *Config // applied when the session is next idle
 	turnDone    chan struct{}
 	interruptNo int
-	procs       int // how many processes it has started
+	group       cliproc.Group // every process it started, until reaped
 }
 
 type pendingAsk struct {
@@ -111,7 +121,7 @@ func NewSession(cfg Config, s Surface) *Session {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &outbox{to: s, id: fmt.Sprintf("session-%d", sessionNo.Add(1))}
-	return &Session{cfg: cfg, surf: out, ctx: ctx, end: cancel, sessionID: newUUID(), pending: map[string]*pendingAsk{}, seenTools: map[string]bool{}}
+	return &Session{workdir: cfg.Workdir, userSettings: cfg.UserSettings, env: cfg.Env, cfg: cfg, surf: out, ctx: ctx, end: cancel, sessionID: newUUID(), pending: map[string]*pendingAsk{}, seenTools: map[string]bool{}}
 }
 
 // outbox is the Surface a Session talks to. It stamps everything with the
@@ -172,7 +182,7 @@ func (s *Session) ID() string { return s.surf.id }
 func (s *Session) show(ev Event) {
 	s.mu.Lock()
 	if s.cur != nil {
-		ev.Proc = s.cur.serial
+		ev.Proc = s.cur.Serial
 	}
 	s.mu.Unlock()
 	s.show(ev)
@@ -200,13 +210,13 @@ func (s *Session) Send(prompt string) error {
 	}
 	return s.startTurn(func() error { return nil }, func() {
 		s.show(Event{Kind: EvPrompt, Text: prompt})
-	}, func() { s.turn(prompt) })
+	}, func(t *turn) { t.prompt(prompt) })
 }
 
 // startTurn makes the session Running when it is idle and check passes
 // (check runs under the lock), then says so, calls shown, and runs body on
-// the turn goroutine. Close waits for body.
-func (s *Session) startTurn(check func() error, shown, body func()) error {
+// the turn goroutine with the turn's driver. Close waits for body.
+func (s *Session) startTurn(check func() error, shown func(), body func(*turn)) error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -225,12 +235,13 @@ func (s *Session) startTurn(check func() error, shown, body func()) error {
 	s.turnStart = time.Now()
 	done := make(chan struct{})
 	s.turnDone = done
+	t := &turn{s: s, cfg: s.cfg}
 	s.mu.Unlock()
 	s.emitStatus()
 	shown()
 	go func() {
 		defer close(done)
-		body()
+		body(t)
 	}()
 	return nil
 }
@@ -250,18 +261,18 @@ func (s *Session) Stop() {
 	id := fmt.Sprintf("req_int_%d", s.interruptNo)
 	live := s.cfg.Prompts == PromptsLive
 	if live {
-		s.killTimer = time.AfterFunc(StopGrace, p.kill)
+		s.killTimer = time.AfterFunc(StopGrace, p.Kill)
 	}
 	s.mu.Unlock()
 	s.emitStatus()
 	if !live {
 		// After-turn mode has no input channel left: the process is ended.
-		p.kill()
+		p.Kill()
 		return
 	}
 	go func() {
-		if p.write(stream.Interrupt(id)) != nil {
-			p.kill()
+		if p.Write(stream.Interrupt(id)) != nil {
+			p.Kill()
 		}
 	}()
 }
@@ -275,29 +286,13 @@ func (s *Session) Close() {
 	}
 	s.closed = true
 	s.end()
-	procs := []*proc{s.live}
-	if s.cur != nil && s.cur != s.live {
-		procs = append(procs, s.cur)
-	}
 	done := s.turnDone
 	s.mu.Unlock()
 	// One budget for everything: Close returns within closeBudget whatever
 	// the processes and the turn do; what is left finishes on its own.
 	budget, cancel := context.WithTimeout(context.Background(), closeBudget)
 	defer cancel()
-	var wg sync.WaitGroup
-	for _, p := range procs {
-		if p != nil {
-			wg.Add(1)
-			go func() { defer wg.Done(); p.stop(closeGrace) }()
-		}
-	}
-	stopped := make(chan struct{})
-	go func() { wg.Wait(); close(stopped) }()
-	select {
-	case <-stopped:
-	case <-budget.Done():
-	}
+	s.group.Close(budget, closeGrace)
 	if done != nil {
 		select {
 		case <-done:
@@ -315,25 +310,21 @@ func (s *Session) Close() {
 // so the next prompt resumes the session under the new flags.
 func (s *Session) Reconfigure(cfg Config) {
 	s.mu.Lock()
-	cfg.Workdir, cfg.Env, cfg.UserSettings = s.cfg.Workdir, s.cfg.Env, s.cfg.UserSettings
+	cfg.Workdir, cfg.Env, cfg.UserSettings = s.workdir, s.env, s.userSettings
 	if cfg.Prompts != PromptsAfterTurn {
 		cfg.Prompts = PromptsLive
 	}
 	s.nextCfg = &cfg
-	var retired *proc
 	if s.state == Idle {
-		retired = s.applyConfigLocked()
+		s.group.Retire(s.applyConfigLocked(), retireGrace)
 	}
 	s.mu.Unlock()
-	if retired != nil {
-		go retired.stop(3 * time.Second)
-	}
 	s.emitStatus()
 }
 
 // applyConfigLocked switches to a pending configuration between turns and
 // returns the live process that must make way.
-func (s *Session) applyConfigLocked() *proc {
+func (s *Session) applyConfigLocked() *cliproc.Proc {
 	if s.nextCfg == nil || s.closed {
 		return nil
 	}
@@ -344,82 +335,6 @@ func (s *Session) applyConfigLocked() *proc {
 	return p
 }
 
-// turn runs one prompt and then the grant-and-retry rounds it needs.
-func (s *Session) turn(prompt string) {
-	defer s.idle()
-	s.watchGrants()
-	s.SyncGrants() // a settings file edited since the last prompt counts now
-	s.rounds(prompt, 1)
-}
-
-// rounds sends msg, then offers what the turn was refused and retries,
-// up to MaxRounds.
-func (s *Session) rounds(msg string, round int) {
-	for ; ; round++ {
-		res := s.runOnce(msg)
-		if res == nil || res.Turn == nil || s.isClosed() || s.isStopping() {
-			return
-		}
-		denials := res.Turn.Grantable()
-		if len(denials) == 0 {
-			return
-		}
-		if round > MaxRounds {
-			s.notice(fmt.Sprintf("Some tool calls are still blocked after %d rounds of grants; Latch stops retrying.", MaxRounds))
-			return
-		}
-		req := grantRequest(denials, s.allowedTools(), s.dirs(), s.cfg.Workdir, round)
-		if req.empty() || !s.askAndGrant(req) {
-			return
-		}
-		msg = RetryMessage
-		s.show(Event{Kind: EvPrompt, Text: msg, Auto: true})
-	}
-}
-
-// askAndGrant puts a grant request to the person and puts what they grant
-// in force: saved where they said, in the running CLI at once, or on the
-// command line of a resumed process. It reports whether anything was
-// granted.
-func (s *Session) askAndGrant(req GrantRequest) bool {
-	s.setState(Asking)
-	d := s.surf.AskGrants(s.ctx, req)
-	s.setState(Running)
-	if d.Action != Grant || s.isClosed() {
-		s.notice("Nothing granted; the blocked tool calls stay undone. “Grant…” on a refused call offers it again.")
-		return false
-	}
-	rules, dirs, err := saveGrants(d, s.cfg.UserSettings, s.cfg.Workdir)
-	if err != nil {
-		s.fail("Some grants were not saved", err.Error()+"\nWhat could be checked is granted for this session only.")
-	}
-	if len(rules)+len(dirs) == 0 {
-		return false
-	}
-	saved := err == nil && (d.Scope == ScopeUser || d.Scope == ScopeProject)
-	file := s.savedFile(d.Scope, saved)
-	what := VisibleLine(strings.Join(append(append([]string(nil), rules...), dirs...), ", "))
-	if file != "" {
-		s.grantMade("Saved "+what+" to "+file, rules, dirs, file)
-	} else {
-		s.grantMade("Allowed "+what+" for this session", rules, dirs, "")
-	}
-	if !s.grantRules(rules, dirs, saved) {
-		s.mu.Lock()
-		s.extraTools = dedupe(s.extraTools, rules)
-		s.extraDirs = dedupe(s.extraDirs, dirs)
-		live := s.live
-		s.live = nil
-		s.mu.Unlock()
-		// New grants go on the command line: the live process makes way
-		// for one resumed with them.
-		if live != nil {
-			live.stop(3 * time.Second)
-		}
-	}
-	return true
-}
-
 func (s *Session) idle() {
 	s.mu.Lock()
 	if s.killTimer != nil {
@@ -427,113 +342,52 @@ func (s *Session) idle() {
 		s.killTimer = nil
 	}
 	s.cur = nil
-	var retired *proc
 	if !s.closed {
 		s.state = Idle
-		retired = s.applyConfigLocked()
+		retired := s.applyConfigLocked()
 		if retired == nil && s.layer.retire && s.live != nil {
 			retired, s.live = s.live, nil // grants taken back need a new process
 		}
+		s.group.Retire(retired, retireGrace)
 		s.layer.retire = false
 	}
 	s.mu.Unlock()
-	if retired != nil {
-		go retired.stop(3 * time.Second)
-	}
 	s.emitStatus()
-}
-
-// runOnce sends msg to a CLI process and handles its events until the
-// turn's result. It returns nil when the turn ended without one.
-func (s *Session) runOnce(msg string) *stream.Result {
-	p, err := s.process()
-	if err != nil {
-		s.startFailed(err)
-		return nil
-	}
-	s.mu.Lock()
-	s.cur = p
-	s.turnStart = time.Now() // a retry round is a turn of its own
-	stopping := s.stopping
-	s.mu.Unlock()
-	// Between runs (a grant dialog may be open) there is nothing to stop.
-	defer func() {
-		s.mu.Lock()
-		s.cur = nil
-		s.mu.Unlock()
-	}()
-	if stopping {
-		return nil
-	}
-	// A failed write means the process is gone; why is read from its
-	// output and exit below.
-	_ = p.write(stream.UserMessage(msg))
-	if s.cfg.Prompts == PromptsAfterTurn {
-		p.closeStdin()
-	}
-
-	answers := make(chan answer)
-	done := make(chan struct{})
-	defer close(done)
-	defer s.withdrawAll()
-	sawInit := false
-	for {
-		select {
-		case ev, ok := <-p.events:
-			if !ok {
-				<-p.done
-				s.processEnded(p, sawInit)
-				return nil
-			}
-			if ev.Kind == stream.KindInit {
-				sawInit = true
-			}
-			if r := s.handle(p, ev, answers, done); r != nil {
-				if s.cfg.Prompts == PromptsAfterTurn {
-					p.discard() // whatever it prints after its result is nobody's, but is read
-					<-p.done
-				}
-				return r
-			}
-		case a := <-answers:
-			s.answer(p, a)
-		}
-	}
 }
 
 // process returns the process to send the next user line to: the live one,
 // or a new one resumed from the session.
-func (s *Session) process() (*proc, error) {
+func (s *Session) process(cfg Config) (*cliproc.Proc, error) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return nil, ErrClosed
 	}
-	if s.cfg.Prompts == PromptsLive && s.live != nil {
+	if cfg.Prompts == PromptsLive && s.live != nil {
 		p := s.live
-		if !p.exited() {
+		if !p.Exited() {
 			s.mu.Unlock()
 			return p, nil
 		}
 		// It ended between turns; what it still prints is nobody's.
-		p.discard()
+		p.Discard()
 		s.live = nil
 	}
-	if len(s.cfg.Command) == 0 {
+	if len(cfg.Command) == 0 {
 		s.mu.Unlock()
 		return nil, errors.New("no claude command is configured")
 	}
 	l := launch{
-		Command:      s.cfg.Command,
-		AllowedTools: dedupe(s.cfg.AllowedTools, s.extraTools),
+		Command:      cfg.Command,
+		AllowedTools: dedupe(cfg.AllowedTools, s.extraTools),
 		Dirs:         s.dirsLocked(),
 		SessionID:    s.sessionID,
 		Resume:       s.established,
-		DangerSkip:   s.cfg.DangerousSkip,
+		DangerSkip:   cfg.DangerousSkip,
 	}
 	s.mu.Unlock()
 	var cleanup func()
-	if s.cfg.Experimental {
+	if cfg.Experimental {
 		f, err := writeInstruction()
 		if err != nil {
 			return nil, fmt.Errorf("writing the instruction file: %w", err)
@@ -541,7 +395,7 @@ func (s *Session) process() (*proc, error) {
 		l.PromptFile = f
 		cleanup = func() { os.Remove(f) }
 	}
-	p, err := startProc(l.argv(), s.cfg.Workdir, childEnv(s.cfg.Env), stream.Options{PhraseDetection: s.cfg.PhraseDetection}, cleanup)
+	p, err := s.group.Start(l.argv(), s.workdir, childEnv(s.env), stream.Options{PhraseDetection: cfg.PhraseDetection}, cleanup)
 	if err != nil {
 		if cleanup != nil {
 			cleanup()
@@ -549,17 +403,10 @@ func (s *Session) process() (*proc, error) {
 		return nil, err
 	}
 	s.mu.Lock()
-	s.procs++
-	p.serial = s.procs
-	if s.cfg.Prompts == PromptsLive {
+	if cfg.Prompts == PromptsLive {
 		s.live = p
 	}
-	closed := s.closed
 	s.mu.Unlock()
-	if closed {
-		p.stop(time.Second)
-		return nil, ErrClosed
-	}
 	s.sendLayer(true) // this session's grants before its first prompt; tells whether it takes them
 	return p, nil
 }
@@ -599,9 +446,9 @@ func (s *Session) dirs() []string {
 // Every folder passed as --add-dir is absolute, clean and resolved through
 // symlinks: what the CLI is given is what the person was shown.
 func (s *Session) dirsLocked() []string {
-	all := dedupe([]string{s.cfg.Workdir, os.TempDir()}, s.cfg.AddDirs, s.extraDirs)
+	all := dedupe([]string{s.workdir, os.TempDir()}, s.cfg.AddDirs, s.extraDirs)
 	for i, d := range all {
-		all[i] = resolvePath(d, s.cfg.Workdir)
+		all[i] = resolvePath(d, s.workdir)
 	}
 	return dedupe(all)
 }
@@ -637,7 +484,7 @@ func (s *Session) emitStatus() {
 		Model:          s.model,
 		PermissionMode: s.permMode,
 		Prompts:        s.cfg.Prompts,
-		Workdir:        s.cfg.Workdir,
+		Workdir:        s.workdir,
 		DangerousSkip:  s.cfg.DangerousSkip,
 	}
 	if !s.established {
@@ -651,63 +498,6 @@ func (s *Session) notice(text string) { s.show(Event{Kind: EvNotice, Text: text}
 
 func (s *Session) fail(title, detail string) {
 	s.show(Event{Kind: EvError, Err: &ErrorInfo{Title: title, Detail: detail}})
-}
-
-// startFailed explains a process that could not be started at all.
-func (s *Session) startFailed(err error) {
-	if errors.Is(err, ErrClosed) {
-		return
-	}
-	name := "claude"
-	if len(s.cfg.Command) > 0 {
-		name = s.cfg.Command[0]
-	}
-	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
-		where := "on your PATH"
-		if strings.ContainsRune(name, os.PathSeparator) {
-			where = "there"
-		}
-		s.fail("Claude Code CLI not found",
-			fmt.Sprintf("Latch found no program %q %s.\nInstall Claude Code (npm install -g @anthropic-ai/claude-code) or set the claude command in Preferences (Ctrl+,).", name, where))
-		return
-	}
-	s.fail("Claude Code could not be started", fmt.Sprintf("%s: %v\nCheck the claude command in Preferences (Ctrl+,).", name, err))
-}
-
-// processEnded explains a process whose stdout ended before the turn's result.
-func (s *Session) processEnded(p *proc, sawInit bool) {
-	s.mu.Lock()
-	if s.live == p {
-		s.live = nil
-	}
-	stopping, closed := s.stopping, s.closed
-	s.mu.Unlock()
-	if closed {
-		return
-	}
-	if stopping {
-		if s.cfg.Prompts == PromptsAfterTurn {
-			s.notice("Stopped. In after-the-turn mode Claude Code has no input channel to interrupt, so its process was ended; the next prompt resumes the session.")
-		} else {
-			s.notice("Stopped. Claude Code did not end the turn in time, so its process was ended; the next prompt resumes the session.")
-		}
-		s.show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(nil, true, "Stopped")})
-		return
-	}
-	// The reason is at the end of stderr: Detail shows its last lines, short
-	// enough to be shown whole; Full keeps all of it for copying.
-	head := fmt.Sprintf("%s (%s).", clipCommand(s.cfg.Command), p.exitMsg)
-	info := &ErrorInfo{Title: "Claude Code stopped in the middle of the turn", Detail: head, Full: head}
-	if t := p.stderr.String(); t != "" {
-		info.Detail += "\n\n" + t
-		info.Full += "\n\n" + p.stderr.Full()
-	}
-	if !sawInit {
-		info.Title = "Claude Code exited before it started the turn"
-		info.Detail += "\n\nCheck the claude command in Preferences (Ctrl+,)."
-	}
-	s.show(Event{Kind: EvError, Err: info})
-	s.show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(nil, true, "Claude Code exited")})
 }
 
 // withdrawAll closes every question still open when a turn ends.

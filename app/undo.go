@@ -92,18 +92,18 @@ func (s *Session) GrantLater(toolUseID string) error {
 			return errors.New("no refused call with that id is known")
 		}
 		return nil
-	}, func() {}, func() {
+	}, func() {}, func(t *turn) {
 		defer s.idle()
-		req := grantRequestOf([]stream.Denial{d}, s.allowedTools(), s.dirs(), s.cfg.Workdir, 1, false)
+		req := grantRequestOf([]stream.Denial{d}, s.allowedTools(), s.dirs(), s.workdir, 1, false)
 		if req.empty() {
 			s.notice("That call is allowed now; Latch retries it.")
-		} else if !s.askAndGrant(req) {
+		} else if !t.askAndGrant(req) {
 			return
 		}
 		s.mu.Lock()
 		delete(s.denied, toolUseID)
 		s.mu.Unlock()
 		s.show(Event{Kind: EvPrompt, Text: RetryMessage, Auto: true})
-		s.rounds(RetryMessage, 2)
+		t.rounds(RetryMessage, 2)
 	})
 }

@@ -1,5 +1,11 @@
 package app
 
+// The grant policy: what to ask after a turn (grantRequest), what to save
+// and where (saveGrants), and the rules an "always" writes (rules.go). It
+// is pure decisions on values — no process, no Surface, no lock — and is
+// tested alone (policy_test.go). What a resumed process is started with is
+// launch (argv.go).
+
 import (
 	"encoding/json"
 	"errors"

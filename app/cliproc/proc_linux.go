@@ -1,4 +1,4 @@
-package app
+package cliproc
 
 import (
 	"os/exec"

@@ -1,4 +1,10 @@
-package app
+// Package cliproc runs one Claude Code CLI process: it starts it as an argv
+// in its own process group, decodes its stdout into stream events until EOF
+// whatever its reader does, keeps the end of its stderr, writes protocol
+// lines to its stdin, and reaps it whoever holds its pipes. A Group holds
+// every process of one session, so none is left unreaped. It knows nothing
+// of sessions, turns or permissions.
+package cliproc
 
 import (
 	"bytes"
@@ -32,14 +38,17 @@ var (
 // stderrKept is how much of the end of the CLI's stderr Latch keeps.
 const stderrKept = 1 << 20
 
-// proc is one running claude CLI process.
+// Proc is one running claude CLI process.
 //
 // Three goroutines serve it: read (stdout → events), the stderr copier and
 // wait. wait reaps the process whoever holds its pipes, kills what is left of
 // its process group, and closes stdin; exitDrain later the readers take what
 // the pipes hold and end, even when a descendant keeps the pipes open. So
 // done always follows the exit, and nothing waits on a pipe forever.
-type proc struct {
+type Proc struct {
+	// Serial numbers the process within its Group: 1, 2, … in start order.
+	Serial int
+
 	cmd    *exec.Cmd
 	dec    *stream.Decoder
 	events chan stream.Event // closed when stdout ends
@@ -60,16 +69,15 @@ type proc struct {
 	kmu   sync.Mutex // guards ended
 	ended bool       // the process has ended: kill no longer signals its pid
 
-	serial   int    // 1, 2, … in the order its Session started its processes
-	exitCode int    // valid after exit
-	exitMsg  string // "exit code 1", "killed by signal 9 (killed)"; valid after exit
+	exitMsg string // "exit code 1", "killed by signal 9 (killed)"; valid after exit
 	cleanup  func()
 }
 
-// startProc starts argv in dir. The reader goroutine drains stdout into
+// Start starts argv in dir with env; cleanup, if set, runs once the
+// process is reaped and drained. The reader goroutine drains stdout into
 // events no matter what the session goroutine is doing, so a question
 // waiting for the person never stalls the pipe.
-func startProc(argv []string, dir string, env []string, opt stream.Options, cleanup func()) (*proc, error) {
+func Start(argv []string, dir string, env []string, opt stream.Options, cleanup func()) (*Proc, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("no claude command configured")
 	}
@@ -116,7 +124,7 @@ func startProc(argv []string, dir string, env []string, opt stream.Options, clea
 	outW.Close()
 	errW.Close()
 
-	p := &proc{
+	p := &Proc{
 		cmd:     cmd,
 		events:  make(chan stream.Event, 1024),
 		exit:    make(chan struct{}),
@@ -143,7 +151,7 @@ func startProc(argv []string, dir string, env []string, opt stream.Options, clea
 }
 
 // read hands stdout's events on until EOF (or, once discarded, drops them).
-func (p *proc) read() {
+func (p *Proc) read() {
 	for {
 		ev, err := p.dec.Next()
 		if err != nil {
@@ -161,7 +169,7 @@ func (p *proc) read() {
 
 // wait reaps the process, kills what is left of its process group, closes
 // stdin, and then makes sure both output pipes end.
-func (p *proc) wait(readDone, errDone <-chan struct{}) {
+func (p *Proc) wait(readDone, errDone <-chan struct{}) {
 	pid := p.cmd.Process.Pid
 	err := reap(p.cmd, func() {
 		p.kmu.Lock()
@@ -171,10 +179,9 @@ func (p *proc) wait(readDone, errDone <-chan struct{}) {
 		// in its group goes with it, so nothing holds its pipes or lingers.
 		killGroupOnly(pid)
 	})
-	p.exitCode = p.cmd.ProcessState.ExitCode()
 	p.exitMsg = describeExit(p.cmd.ProcessState, err)
 	close(p.exit)
-	p.closeStdin()
+	p.CloseStdin()
 
 	// Everything the CLI wrote is in the pipes now. A descendant that left
 	// the group may hold them open; after exitDrain read what is there and
@@ -194,8 +201,28 @@ func (p *proc) wait(readDone, errDone <-chan struct{}) {
 	close(p.done)
 }
 
-// write sends one protocol line; it is safe from any goroutine.
-func (p *proc) write(line []byte) error {
+// Events are the stdout's events, in order; the channel is closed when
+// stdout ends. Read it to the end, or call Discard.
+func (p *Proc) Events() <-chan stream.Event { return p.events }
+
+// Done is closed once the process is reaped, its output drained and the
+// cleanup run.
+func (p *Proc) Done() <-chan struct{} { return p.done }
+
+// ExitMsg says how the process ended ("exit code 1", "killed by signal 9
+// (killed)"); valid once Done is closed.
+func (p *Proc) ExitMsg() string { return p.exitMsg }
+
+// Stderr is the end of what the process wrote on stderr: short, the last
+// lines, each cut to a width that shows whole; full, all Latch kept.
+func (p *Proc) Stderr() (short, full string) { return p.stderr.String(), p.stderr.Full() }
+
+// MarkUserDenied tells the decoder that the person refused this tool call,
+// so its refusal is classified as theirs, not as a lost permission.
+func (p *Proc) MarkUserDenied(toolUseID string) { p.dec.MarkUserDenied(toolUseID) }
+
+// Write sends one protocol line; it is safe from any goroutine.
+func (p *Proc) Write(line []byte) error {
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
 	f := p.stdin.Load()
@@ -206,16 +233,16 @@ func (p *proc) write(line []byte) error {
 	return err
 }
 
-// closeStdin tells the CLI to finish: it completes the turn and exits. It
+// CloseStdin tells the CLI to finish: it completes the turn and exits. It
 // never waits for a write in progress; that write fails instead.
-func (p *proc) closeStdin() {
+func (p *Proc) CloseStdin() {
 	if f := p.stdin.Swap(nil); f != nil {
 		f.Close()
 	}
 }
 
-// exited says whether the process has ended (its output may still drain).
-func (p *proc) exited() bool {
+// Exited says whether the process has ended (its output may still drain).
+func (p *Proc) Exited() bool {
 	select {
 	case <-p.exit:
 		return true
@@ -224,15 +251,15 @@ func (p *proc) exited() bool {
 	}
 }
 
-// discard tells the reader that nobody reads events any more: it drops them
+// Discard tells the reader that nobody reads events any more: it drops them
 // and drains stdout to the end, so a retired process never blocks on a full
 // pipe and is always reaped.
-func (p *proc) discard() {
+func (p *Proc) Discard() {
 	p.quitOnce.Do(func() { close(p.quit) })
 }
 
-// kill ends the process and everything in its process group.
-func (p *proc) kill() {
+// Kill ends the process and everything in its process group.
+func (p *Proc) Kill() {
 	p.kmu.Lock()
 	defer p.kmu.Unlock()
 	if !p.ended {
@@ -240,18 +267,18 @@ func (p *proc) kill() {
 	}
 }
 
-// stop retires the process: its events are dropped, stdin is closed, and
+// Stop retires the process: its events are dropped, stdin is closed, and
 // the process group is killed unless it exits within grace. It returns once
 // the process is reaped and drained, or killWait after the kill.
-func (p *proc) stop(grace time.Duration) {
-	p.discard()
-	p.closeStdin()
+func (p *Proc) Stop(grace time.Duration) {
+	p.Discard()
+	p.CloseStdin()
 	t := time.NewTimer(grace)
 	defer t.Stop()
 	select {
 	case <-p.exit:
 	case <-t.C:
-		p.kill()
+		p.Kill()
 	}
 	t.Reset(killWait)
 	select {
