@@ -70,7 +70,7 @@ type Proc struct {
 	ended bool       // the process has ended: kill no longer signals its pid
 
 	exitMsg string // "exit code 1", "killed by signal 9 (killed)"; valid after exit
-	cleanup  func()
+	cleanup func()
 }
 
 // Start starts argv in dir with env; cleanup, if set, runs once the

@@ -53,4 +53,3 @@ func TestTailKeepsTheEnd(t *testing.T) {
 		t.Errorf("a write past the limit: %d bytes", len(got))
 	}
 }
-
