@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/latch-app/latch/app/fakeapi"
+	"github.com/latch-app/latch/internal/testsupport/fakeapi"
 )
 
 type desk struct {

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/latch-app/latch/app"
 )
 
 // stormScript asks n questions at once, optionally withdraws the first
@@ -39,26 +41,26 @@ func answersOnStdin(stdin string) []string {
 // 1,000 questions at once are put to the person one at a time, in order.
 func TestQuestionStormIsAskedInOrderOneAtATime(t *testing.T) {
 	const n = 1000
-	r := newRig(t, Config{}, stormScript(n, 0))
+	r := newRig(t, app.Config{}, stormScript(n, 0))
 	var mu sync.Mutex
 	open, most := 0, 0
-	r.surf.ask = func(_ context.Context, q Question) Decision {
+	r.surf.OnAsk(func(_ context.Context, q app.Question) app.Decision {
 		mu.Lock()
 		open++
 		most = max(most, open)
 		mu.Unlock()
 		defer func() { mu.Lock(); open--; mu.Unlock() }()
-		return Decision{Action: Deny, Message: "no"}
-	}
+		return app.Decision{Action: app.Deny, Message: "no"}
+	})
 	r.send("go")
-	r.surf.waitIdle(t, 1)
+	r.surf.WaitIdle(t, 1)
 	if most != 1 {
 		t.Errorf("%d questions were with the person at once", most)
 	}
-	if len(r.surf.asked) != n {
-		t.Fatalf("asked %d questions, want %d", len(r.surf.asked), n)
+	if len(r.surf.Questions()) != n {
+		t.Fatalf("asked %d questions, want %d", len(r.surf.Questions()), n)
 	}
-	for i, q := range r.surf.asked {
+	for i, q := range r.surf.Questions() {
 		if q.RequestID != fmt.Sprintf("req-%d", i) {
 			t.Fatalf("question %d was %s: out of order", i, q.RequestID)
 		}
@@ -73,12 +75,12 @@ func TestQuestionStormIsAskedInOrderOneAtATime(t *testing.T) {
 // without showing them.
 func TestQuestionStormStopsOnDenyAndStop(t *testing.T) {
 	const n = 1000
-	r := newRig(t, Config{}, stormScript(n, 0))
-	r.surf.ask = func(context.Context, Question) Decision { return Decision{Action: DenyStop} }
+	r := newRig(t, app.Config{}, stormScript(n, 0))
+	r.surf.OnAsk(func(context.Context, app.Question) app.Decision { return app.Decision{Action: app.DenyStop} })
 	r.send("go")
-	r.surf.waitIdle(t, 1)
-	if len(r.surf.asked) != 1 {
-		t.Errorf("%d questions shown after deny and stop, want 1", len(r.surf.asked))
+	r.surf.WaitIdle(t, 1)
+	if len(r.surf.Questions()) != 1 {
+		t.Errorf("%d questions shown after deny and stop, want 1", len(r.surf.Questions()))
 	}
 	got := answersOnStdin(r.file("stdin", 1))
 	if len(got) != n {
@@ -95,20 +97,20 @@ func TestQuestionStormStopsOnDenyAndStop(t *testing.T) {
 // withdrawn questions are never answered.
 func TestQuestionStormWithdrawnInOneNotice(t *testing.T) {
 	const n = 1000
-	r := newRig(t, Config{}, stormScript(n, n-1))
+	r := newRig(t, app.Config{}, stormScript(n, n-1))
 	// A person takes longer than the CLI: a question up when the CLI
 	// withdraws it goes away unanswered; only the last one is answered.
-	r.surf.ask = func(ctx context.Context, q Question) Decision {
+	r.surf.OnAsk(func(ctx context.Context, q app.Question) app.Decision {
 		if q.RequestID == fmt.Sprintf("req-%d", n-1) {
-			return Decision{Action: AllowOnce}
+			return app.Decision{Action: app.AllowOnce}
 		}
 		<-ctx.Done()
-		return Decision{}
-	}
+		return app.Decision{}
+	})
 	r.send("go")
-	evs := r.surf.waitIdle(t, 1)
+	evs := r.surf.WaitIdle(t, 1)
 	var notices []string
-	for _, e := range find(evs, EvNotice) {
+	for _, e := range ofKind(evs, app.EvNotice) {
 		if strings.Contains(e.Text, "withdrew") {
 			notices = append(notices, e.Text)
 		}

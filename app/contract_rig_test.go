@@ -1,129 +1,38 @@
 package app_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/latch-app/latch/app"
-	"github.com/latch-app/latch/app/fakeapi"
+	"github.com/latch-app/latch/internal/testsupport/fakeapi"
+	"github.com/latch-app/latch/internal/testsupport/surfacetest"
 )
 
 // contractTimeout bounds every wait of a contract test; the real CLI starts
 // in 1–2 s, so this only trips when something hangs.
 const contractTimeout = 60 * time.Second
 
-// recSurface is a Surface that records everything and answers from scripts.
-type recSurface struct {
-	mu        sync.Mutex
-	events    []app.Event
-	questions []app.Question
-	grantReqs []app.GrantRequest
-	changed   chan struct{}
-
-	ask       func(app.Question) app.Decision     // nil: deny
-	askGrants func(app.GrantRequest) app.Decision // nil: NotNow
-}
-
-func newRecSurface() *recSurface { return &recSurface{changed: make(chan struct{})} }
-
-func (s *recSurface) bump() {
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
-
-func (s *recSurface) Show(ev app.Event) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.events = append(s.events, ev)
-	s.bump()
-}
-
-func (s *recSurface) Ask(ctx context.Context, q app.Question) app.Decision {
-	s.mu.Lock()
-	s.questions = append(s.questions, q)
-	s.bump()
-	f := s.ask
-	s.mu.Unlock()
-	if f == nil {
-		return app.Decision{Action: app.Deny}
-	}
-	return f(q)
-}
-
-func (s *recSurface) AskGrants(ctx context.Context, r app.GrantRequest) app.Decision {
-	s.mu.Lock()
-	s.grantReqs = append(s.grantReqs, r)
-	s.bump()
-	f := s.askGrants
-	s.mu.Unlock()
-	if f == nil {
-		return app.Decision{Action: app.NotNow}
-	}
-	return f(r)
-}
-
-func (s *recSurface) Events() []app.Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.events)
-}
-
-func (s *recSurface) Questions() []app.Question {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.questions)
-}
-
-func (s *recSurface) GrantRequests() []app.GrantRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.grantReqs)
-}
-
-// wait blocks until cond holds for the events so far, or fails the test.
-func (s *recSurface) wait(t *testing.T, what string, cond func([]app.Event) bool) {
-	t.Helper()
-	deadline := time.NewTimer(contractTimeout)
-	defer deadline.Stop()
-	for {
-		s.mu.Lock()
-		ok := cond(s.events)
-		ch := s.changed
-		s.mu.Unlock()
-		if ok {
-			return
-		}
-		select {
-		case <-ch:
-		case <-deadline.C:
-			t.Fatalf("timed out waiting for %s; events:\n%s", what, dump(s.Events()))
-		}
-	}
-}
-
-// rig is one Session on the real CLI against a fresh fake API, HOME and
-// working folder.
-type rig struct {
+// contractRig is one Session on the real CLI against a fresh fake API, HOME
+// and working folder.
+type contractRig struct {
 	t    *testing.T
 	api  *fakeapi.Server
 	home string
 	work string
 	cfg  app.Config
-	surf *recSurface
+	surf *surfacetest.Surface
 	sess *app.Session
 }
 
-// newRig starts the fake API; the Session starts on the first send, after
-// the test has adjusted r.cfg and r.surf.
-func newRig(t *testing.T) *rig {
+// newContractRig starts the fake API; the Session starts on the first send,
+// after the test has adjusted r.cfg and r.surf.
+func newContractRig(t *testing.T) *contractRig {
 	t.Helper()
 	claude := fakeapi.CLIPath(t)
 	t.Parallel()
@@ -131,7 +40,8 @@ func newRig(t *testing.T) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rig{t: t, api: api, home: t.TempDir(), work: t.TempDir(), surf: newRecSurface()}
+	r := &contractRig{t: t, api: api, home: t.TempDir(), work: t.TempDir(), surf: surfacetest.New()}
+	r.surf.Timeout = contractTimeout
 	r.cfg = app.Config{
 		Workdir:      r.work,
 		Command:      []string{claude},
@@ -154,7 +64,7 @@ func newRig(t *testing.T) *rig {
 }
 
 // send starts a turn and waits until the Session is idle again.
-func (r *rig) send(prompt string) {
+func (r *contractRig) send(prompt string) {
 	r.t.Helper()
 	if r.sess == nil {
 		r.sess = app.NewSession(r.cfg, r.surf)
@@ -163,7 +73,7 @@ func (r *rig) send(prompt string) {
 	if err := r.sess.Send(prompt); err != nil {
 		r.t.Fatalf("Send(%q): %v", prompt, err)
 	}
-	r.surf.wait(r.t, fmt.Sprintf("the turn of %q to end", prompt), func(evs []app.Event) bool {
+	r.surf.WaitFor(r.t, fmt.Sprintf("the turn of %q to end", prompt), func(evs []app.Event) bool {
 		return count(evs, isIdle) > before
 	})
 }
@@ -180,16 +90,6 @@ func count(evs []app.Event, f func(app.Event) bool) int {
 		}
 	}
 	return n
-}
-
-func ofKind(evs []app.Event, k app.EventKind) []app.Event {
-	var out []app.Event
-	for _, ev := range evs {
-		if ev.Kind == k {
-			out = append(out, ev)
-		}
-	}
-	return out
 }
 
 // turnEnds are the TurnInfos shown so far.
@@ -281,28 +181,6 @@ func outsideDir(t *testing.T) string {
 	}
 	t.Fatal("no writable folder outside the temp dir")
 	return ""
-}
-
-func dump(evs []app.Event) string {
-	var b strings.Builder
-	for _, ev := range evs {
-		switch ev.Kind {
-		case app.EvStatus:
-			fmt.Fprintf(&b, "  status %s session=%s model=%s mode=%s\n", ev.Status.State, ev.Status.SessionID, ev.Status.Model, ev.Status.PermissionMode)
-		case app.EvText, app.EvThinking:
-			fmt.Fprintf(&b, "  text %q\n", ev.Text)
-		case app.EvPrompt, app.EvNotice:
-			fmt.Fprintf(&b, "  kind%d %q\n", ev.Kind, ev.Text)
-		case app.EvToolCall, app.EvToolUpdate, app.EvToolResult:
-			fmt.Fprintf(&b, "  tool kind%d %s %s %q err=%v denial=%q grantable=%v result=%q\n", ev.Kind, ev.Tool.ID, ev.Tool.Name,
-				ev.Tool.Summary, ev.Tool.IsError, ev.Tool.Denial, ev.Tool.Grantable, clip(ev.Tool.Result))
-		case app.EvTurnEnd:
-			fmt.Fprintf(&b, "  turn end %+v\n", *ev.Turn)
-		case app.EvError:
-			fmt.Fprintf(&b, "  ERROR %q: %q\n", ev.Err.Title, ev.Err.Detail)
-		}
-	}
-	return b.String()
 }
 
 func dumpRequests(rs []fakeapi.Request) string {

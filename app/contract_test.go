@@ -1,10 +1,11 @@
 package app_test
 
 // Contract tests: the Session drives the real Claude Code CLI ($LATCH_CLAUDE)
-// against the fake Messages API of app/fakeapi. Each test has its own API,
+// against the fake Messages API of internal/testsupport/fakeapi. Each test has its own API,
 // HOME and working folder, so they run in parallel.
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,8 +15,8 @@ import (
 	"time"
 
 	"github.com/latch-app/latch/app"
-	"github.com/latch-app/latch/app/fakeapi"
 	"github.com/latch-app/latch/core/grants"
+	"github.com/latch-app/latch/internal/testsupport/fakeapi"
 )
 
 // untilToolResult answers "done." once the CLI reports a tool result, and
@@ -31,7 +32,7 @@ func untilToolResult(call fakeapi.Block) fakeapi.Rule {
 }
 
 func TestContractPlainAnswer(t *testing.T) {
-	r := newRig(t)
+	r := newContractRig(t)
 	r.api.Push(fakeapi.Say(fakeapi.Text("Hello from the fake API.")))
 	r.send("hi")
 
@@ -82,8 +83,8 @@ func TestContractPlainAnswer(t *testing.T) {
 }
 
 func TestContractLiveAllowOnce(t *testing.T) {
-	r := newRig(t)
-	r.surf.ask = func(app.Question) app.Decision { return app.Decision{Action: app.AllowOnce} }
+	r := newContractRig(t)
+	r.surf.OnAsk(func(context.Context, app.Question) app.Decision { return app.Decision{Action: app.AllowOnce} })
 	r.api.Handle(untilToolResult(fakeapi.Bash("touch allowed.txt")))
 	r.send("make a file")
 
@@ -119,8 +120,10 @@ func TestContractLiveDeny(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newRig(t)
-			r.surf.ask = func(app.Question) app.Decision { return app.Decision{Action: app.Deny, Message: tc.message} }
+			r := newContractRig(t)
+			r.surf.OnAsk(func(context.Context, app.Question) app.Decision {
+				return app.Decision{Action: app.Deny, Message: tc.message}
+			})
 			r.api.Handle(untilToolResult(fakeapi.Bash("touch denied.txt")))
 			r.send("make a file")
 
@@ -154,10 +157,10 @@ func TestContractLiveAlways(t *testing.T) {
 	tests := []struct {
 		name  string
 		scope app.Scope
-		file  func(r *rig) string // where the rule must land
+		file  func(r *contractRig) string // where the rule must land
 	}{
-		{"user settings", app.ScopeUser, func(r *rig) string { return r.cfg.UserSettings }},
-		{"project by Latch", app.ScopeProject, func(r *rig) string {
+		{"user settings", app.ScopeUser, func(r *contractRig) string { return r.cfg.UserSettings }},
+		{"project by Latch", app.ScopeProject, func(r *contractRig) string {
 			return filepath.Join(r.work, ".claude", "settings.local.json")
 		}},
 	}
@@ -168,7 +171,7 @@ func TestContractLiveAlways(t *testing.T) {
 	const tail = "]\n    }\n}\n"
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newRig(t)
+			r := newContractRig(t)
 			project := filepath.Join(r.work, ".claude", "settings.local.json")
 			if err := os.MkdirAll(filepath.Dir(project), 0o755); err != nil {
 				t.Fatal(err)
@@ -176,9 +179,9 @@ func TestContractLiveAlways(t *testing.T) {
 			if err := os.WriteFile(project, []byte(head+tail), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			r.surf.ask = func(app.Question) app.Decision {
+			r.surf.OnAsk(func(context.Context, app.Question) app.Decision {
 				return app.Decision{Action: app.AllowAlways, Scope: tc.scope}
-			}
+			})
 			r.api.Handle(untilToolResult(fakeapi.Bash("touch always.txt")))
 			r.send("make a file")
 
@@ -222,15 +225,15 @@ func TestContractLiveAlways(t *testing.T) {
 }
 
 func TestContractAfterTurnGrantTool(t *testing.T) {
-	r := newRig(t)
+	r := newContractRig(t)
 	r.cfg.Prompts = app.PromptsAfterTurn
-	r.surf.askGrants = func(g app.GrantRequest) app.Decision {
+	r.surf.OnAskGrants(func(g app.GrantRequest) app.Decision {
 		d := app.Decision{Action: app.Grant, Scope: app.ScopeUser}
 		for _, tg := range g.Tools {
 			d.Rules = append(d.Rules, tg.Rule)
 		}
 		return d
-	}
+	})
 	r.api.Handle(untilToolResult(fakeapi.Bash("touch granted.txt")))
 	r.send("make a file")
 
@@ -283,18 +286,18 @@ func TestContractAfterTurnGrantTool(t *testing.T) {
 }
 
 func TestContractAfterTurnGrantFolder(t *testing.T) {
-	r := newRig(t)
+	r := newContractRig(t)
 	r.cfg.Prompts = app.PromptsAfterTurn
 	outside := outsideDir(t)
 	data := filepath.Join(outside, "data.txt")
 	writeFile(t, data, "the secret is 4217\n")
-	r.surf.askGrants = func(g app.GrantRequest) app.Decision {
+	r.surf.OnAskGrants(func(g app.GrantRequest) app.Decision {
 		d := app.Decision{Action: app.Grant, Scope: app.ScopeUser}
 		for _, f := range g.Folders {
 			d.Folders = append(d.Folders, f.Path)
 		}
 		return d
-	}
+	})
 	r.api.Handle(untilToolResult(fakeapi.ToolUse("Read", map[string]string{"file_path": data})))
 	r.send("read the data file")
 
@@ -322,7 +325,7 @@ func TestContractAfterTurnGrantFolder(t *testing.T) {
 }
 
 func TestContractInterruptRunningTool(t *testing.T) {
-	r := newRig(t)
+	r := newContractRig(t)
 	r.cfg.AllowedTools = []string{"Bash"}
 	r.api.Push(fakeapi.Say(fakeapi.Bash("sleep 20")))
 	r.api.Push(fakeapi.Say(fakeapi.Text("Stopped as asked.")))
@@ -330,7 +333,7 @@ func TestContractInterruptRunningTool(t *testing.T) {
 	if err := r.sess.Send("wait a while"); err != nil {
 		t.Fatal(err)
 	}
-	r.surf.wait(t, "the sleep call", func(evs []app.Event) bool {
+	r.surf.WaitFor(t, "the sleep call", func(evs []app.Event) bool {
 		for _, ev := range ofKind(evs, app.EvToolUpdate) {
 			if strings.Contains(ev.Tool.Summary, "sleep 20") || strings.Contains(ev.Tool.Input, "sleep 20") {
 				return true
@@ -340,7 +343,7 @@ func TestContractInterruptRunningTool(t *testing.T) {
 	})
 	time.Sleep(1500 * time.Millisecond) // let the CLI start the command
 	r.sess.Stop()
-	r.surf.wait(t, "the stopped turn to end", func(evs []app.Event) bool { return count(evs, isIdle) >= 1 })
+	r.surf.WaitFor(t, "the stopped turn to end", func(evs []app.Event) bool { return count(evs, isIdle) >= 1 })
 
 	evs := r.surf.Events()
 	ends := turnEnds(evs)
@@ -375,7 +378,7 @@ func TestContractInterruptRunningTool(t *testing.T) {
 }
 
 func TestContractExperimentalInstruction(t *testing.T) {
-	r := newRig(t)
+	r := newContractRig(t)
 	r.cfg.Experimental = true
 	r.send("hi")
 	reqs := r.api.Conversation()
@@ -391,7 +394,7 @@ func TestContractExperimentalInstruction(t *testing.T) {
 }
 
 func TestContractAPIError(t *testing.T) {
-	r := newRig(t)
+	r := newContractRig(t)
 	r.api.Handle(fakeapi.Always(fakeapi.Fail(500, "fake outage")))
 	r.send("hi")
 	evs := r.surf.Events()
@@ -410,13 +413,13 @@ func TestContractAPIError(t *testing.T) {
 }
 
 func TestContractLiveGrantFolderOnce(t *testing.T) {
-	r := newRig(t)
+	r := newContractRig(t)
 	outside := outsideDir(t)
 	data := filepath.Join(outside, "data.txt")
 	writeFile(t, data, "the secret is 9931\n")
-	r.surf.ask = func(q app.Question) app.Decision {
+	r.surf.OnAsk(func(_ context.Context, q app.Question) app.Decision {
 		return app.Decision{Action: app.GrantFolder, Folder: q.Folder, Scope: app.ScopeOnce}
-	}
+	})
 	r.api.Handle(untilToolResult(fakeapi.ToolUse("Read", map[string]string{"file_path": data})))
 	r.send("read the data file")
 
@@ -437,8 +440,8 @@ func TestContractLiveGrantFolderOnce(t *testing.T) {
 }
 
 func TestContractLiveDenyAndStop(t *testing.T) {
-	r := newRig(t)
-	r.surf.ask = func(app.Question) app.Decision { return app.Decision{Action: app.DenyStop} }
+	r := newContractRig(t)
+	r.surf.OnAsk(func(context.Context, app.Question) app.Decision { return app.Decision{Action: app.DenyStop} })
 	r.api.Push(fakeapi.Say(fakeapi.Bash("touch stopped.txt")))
 	r.send("make a file")
 
@@ -473,10 +476,10 @@ func TestContractLiveDenyAndStop(t *testing.T) {
 // `latch grants revoke` or a hand edit do), and the next Write asks again,
 // in the same running CLI, which still had the rule cached.
 func TestContractRevokeAsksAgain(t *testing.T) {
-	r := newRig(t)
-	r.surf.ask = func(q app.Question) app.Decision {
+	r := newContractRig(t)
+	r.surf.OnAsk(func(_ context.Context, q app.Question) app.Decision {
 		return app.Decision{Action: app.AllowAlways, Scope: app.ScopeProject}
-	}
+	})
 	n := 0
 	r.api.Handle(func(req fakeapi.Request) (fakeapi.Reply, bool) {
 		if _, ok := req.LastToolResult(); ok {
@@ -500,7 +503,7 @@ func TestContractRevokeAsksAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Latch notices the file changed, and says so.
-	r.surf.wait(t, "the revoke to be noticed", func(evs []app.Event) bool {
+	r.surf.WaitFor(t, "the revoke to be noticed", func(evs []app.Event) bool {
 		for _, e := range ofKind(evs, app.EvNotice) {
 			if strings.Contains(e.Text, "no longer allows") {
 				return true
@@ -522,11 +525,11 @@ func TestContractRevokeAsksAgain(t *testing.T) {
 // refusal, no second question) and the retry runs it. That no process is
 // restarted is checked with the scripted CLI (TestGrantLater).
 func TestContractGrantLaterInTheRunningCLI(t *testing.T) {
-	r := newRig(t)
-	r.surf.ask = func(app.Question) app.Decision { return app.Decision{Action: app.Deny} }
-	r.surf.askGrants = func(g app.GrantRequest) app.Decision {
+	r := newContractRig(t)
+	r.surf.OnAsk(func(context.Context, app.Question) app.Decision { return app.Decision{Action: app.Deny} })
+	r.surf.OnAskGrants(func(g app.GrantRequest) app.Decision {
 		return app.Decision{Action: app.Grant, Rules: []string{g.Tools[0].Rule}, Scope: app.ScopeOnce}
-	}
+	})
 	r.api.Handle(untilToolResult(fakeapi.Bash("touch later.txt")))
 	r.send("make a file")
 	call, ok := toolResult(r.surf.Events(), "touch later.txt")
@@ -537,7 +540,7 @@ func TestContractGrantLaterInTheRunningCLI(t *testing.T) {
 	if err := r.sess.GrantLater(call.ID); err != nil {
 		t.Fatal(err)
 	}
-	r.surf.wait(t, "the retry to end", func(evs []app.Event) bool { return count(evs, isIdle) > before })
+	r.surf.WaitFor(t, "the retry to end", func(evs []app.Event) bool { return count(evs, isIdle) > before })
 	if !exists(filepath.Join(r.work, "later.txt")) {
 		t.Error("the granted call did not run on the retry")
 	}

@@ -1,18 +1,20 @@
 //go:build linux
 
-package app
+package app_test
 
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/latch-app/latch/app"
+	"github.com/latch-app/latch/app/cliproc"
 	"github.com/latch-app/latch/core/stream"
+	"github.com/latch-app/latch/internal/testsupport/fakecli"
 )
 
 // The lifecycle tests use /proc to see which processes are left.
@@ -51,55 +53,14 @@ func eventually(d time.Duration, cond func() bool) bool {
 	}
 }
 
-// pids reads a file of pids the fake CLI wrote (pid.N, spawned.N).
-func (r *rig) pids(name string, run int) []int {
-	b, err := os.ReadFile(filepath.Join(r.dir, name+"."+strconv.Itoa(run)))
-	if err != nil {
-		return nil
-	}
-	var out []int
-	for _, f := range strings.Fields(string(b)) {
-		if n, err := strconv.Atoi(f); err == nil {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// cliPid waits for the pid of the fake CLI's run.
-func (r *rig) cliPid(run int) int {
-	r.t.Helper()
-	var pid int
-	if !eventually(10*time.Second, func() bool {
-		if p := r.pids("pid", run); len(p) == 1 {
-			pid = p[0]
-			return true
-		}
-		return false
-	}) {
-		r.t.Fatal("the fake CLI never wrote its pid")
-	}
-	return pid
-}
-
 // killSpawnedAtEnd ends whatever the fake CLI's run started, in case the
 // code under test left it behind.
 func (r *rig) killSpawnedAtEnd(run int) {
 	r.t.Cleanup(func() {
-		for _, pid := range r.pids("spawned", run) {
+		for _, pid := range r.rec.Pids("spawned", run) {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
-}
-
-func (r *rig) stamp(name string, run int) time.Time {
-	r.t.Helper()
-	b, err := os.ReadFile(filepath.Join(r.dir, name+"."+strconv.Itoa(run)))
-	if err != nil {
-		r.t.Fatalf("no %s stamp: %v", name, err)
-	}
-	n, _ := strconv.ParseInt(string(b), 10, 64)
-	return time.Unix(0, n)
 }
 
 // TestTurnEndsWhenTheCLIExits: however the CLI ends mid-turn, and whoever
@@ -126,32 +87,32 @@ func TestTurnEndsWhenTheCLIExits(t *testing.T) {
 		for _, h := range holders {
 			t.Run(ex.name+"/"+h.name, func(t *testing.T) {
 				script := strings.Join([]string{initLine, `wait "user"`, h.steps, bashUse, "stderr boom: the reason is here", "stamp exit", ex.steps}, "\n")
-				r := newRig(t, Config{}, script)
+				r := newRig(t, app.Config{}, script)
 				r.killSpawnedAtEnd(1)
 				r.send("go")
-				evs := r.surf.waitIdle(t, 1)
+				evs := r.surf.WaitIdle(t, 1)
 				seen := time.Now()
-				took := seen.Sub(r.stamp("exit", 1))
+				took := seen.Sub(r.rec.Stamp(t, "exit", 1))
 				t.Logf("turn ended %v after the CLI exited", took.Round(time.Millisecond))
 				if took > 2*time.Second {
 					t.Errorf("the turn ended %v after the CLI exited; want within 2 s", took)
 				}
-				errs := find(evs, EvError)
+				errs := ofKind(evs, app.EvError)
 				if len(errs) != 1 || !strings.Contains(errs[0].Err.Title, "middle of the turn") ||
 					!strings.Contains(errs[0].Err.Detail, ex.want) || !strings.Contains(errs[0].Err.Detail, "boom: the reason is here") {
 					t.Errorf("want one error with %q and the stderr tail:\n%s", ex.want, dump(evs))
 				}
-				if ends := find(evs, EvTurnEnd); len(ends) != 1 || !ends[0].Turn.IsError {
+				if ends := ofKind(evs, app.EvTurnEnd); len(ends) != 1 || !ends[0].Turn.IsError {
 					t.Errorf("want one failed turn end:\n%s", dump(evs))
 				}
-				if len(find(evs, EvToolCall)) != 1 {
+				if len(ofKind(evs, app.EvToolCall)) != 1 {
 					t.Errorf("events read before the exit were lost:\n%s", dump(evs))
 				}
-				cli := r.cliPid(1)
+				cli := r.rec.Pid(t, 1)
 				if st := procState(cli); st != "" {
 					t.Errorf("the CLI (pid %d) was not reaped: state %s", cli, st)
 				}
-				spawned := r.pids("spawned", 1)
+				spawned := r.rec.Pids("spawned", 1)
 				if len(spawned) != h.spawned {
 					t.Fatalf("spawned = %v", spawned)
 				}
@@ -167,31 +128,31 @@ func TestTurnEndsWhenTheCLIExits(t *testing.T) {
 // grandchild that left its group holding its stdout, is killed at StopGrace
 // and the session is idle right after.
 func TestStopReachesIdleWithinGrace(t *testing.T) {
-	old := StopGrace
-	StopGrace = 300 * time.Millisecond
-	defer func() { StopGrace = old }()
-	for _, mode := range []string{PromptsLive, PromptsAfterTurn} {
+	old := app.StopGrace
+	app.StopGrace = 300 * time.Millisecond
+	defer func() { app.StopGrace = old }()
+	for _, mode := range []string{app.PromptsLive, app.PromptsAfterTurn} {
 		t.Run(mode, func(t *testing.T) {
-			r := newRig(t, Config{Prompts: mode}, strings.Join([]string{`wait "user"`, initLine, "spawnsetsid", "spawn sleep 60", bashUse, "sleep 60s"}, "\n"))
+			r := newRig(t, app.Config{Prompts: mode}, strings.Join([]string{`wait "user"`, initLine, "spawnsetsid", "spawn sleep 60", bashUse, "sleep 60s"}, "\n"))
 			r.killSpawnedAtEnd(1)
 			r.send("sleep")
-			r.surf.waitFor(t, "tool call", func(evs []Event) bool { return len(find(evs, EvToolCall)) > 0 })
+			r.surf.WaitFor(t, "tool call", func(evs []app.Event) bool { return len(ofKind(evs, app.EvToolCall)) > 0 })
 			start := time.Now()
 			r.session.Stop()
-			evs := r.surf.waitIdle(t, 1)
+			evs := r.surf.WaitIdle(t, 1)
 			took := time.Since(start)
-			t.Logf("idle %v after Stop (StopGrace %v)", took.Round(time.Millisecond), StopGrace)
-			limit := StopGrace + 1500*time.Millisecond
-			if mode == PromptsAfterTurn {
+			t.Logf("idle %v after Stop (StopGrace %v)", took.Round(time.Millisecond), app.StopGrace)
+			limit := app.StopGrace + 1500*time.Millisecond
+			if mode == app.PromptsAfterTurn {
 				limit = 1500 * time.Millisecond // no grace: killed at once
 			}
 			if took > limit {
 				t.Errorf("Stop reached Idle after %v; want within %v", took, limit)
 			}
-			if len(find(evs, EvError)) != 0 {
+			if len(ofKind(evs, app.EvError)) != 0 {
 				t.Errorf("a stop is not an error:\n%s", dump(evs))
 			}
-			if cli := r.cliPid(1); procState(cli) != "" {
+			if cli := r.rec.Pid(t, 1); procState(cli) != "" {
 				t.Errorf("the killed CLI was not reaped: %s", procState(cli))
 			}
 		})
@@ -212,15 +173,15 @@ func TestCloseReturnsWithin3s(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newRig(t, Config{}, tc.script)
+			r := newRig(t, app.Config{}, tc.script)
 			r.killSpawnedAtEnd(1)
 			r.send("go")
 			if tc.turn {
-				r.surf.waitFor(t, "tool call", func(evs []Event) bool { return len(find(evs, EvToolCall)) > 0 })
+				r.surf.WaitFor(t, "tool call", func(evs []app.Event) bool { return len(ofKind(evs, app.EvToolCall)) > 0 })
 			} else {
-				r.surf.waitIdle(t, 1)
+				r.surf.WaitIdle(t, 1)
 			}
-			cli := r.cliPid(1)
+			cli := r.rec.Pid(t, 1)
 			start := time.Now()
 			r.session.Close()
 			took := time.Since(start)
@@ -228,7 +189,7 @@ func TestCloseReturnsWithin3s(t *testing.T) {
 			if took > 3*time.Second {
 				t.Errorf("Close took %v; want within 3 s", took)
 			}
-			if r.session.State() != Closed {
+			if r.session.State() != app.Closed {
 				t.Errorf("state after Close = %v", r.session.State())
 			}
 			if !eventually(5*time.Second, func() bool { return procState(cli) == "" }) {
@@ -242,18 +203,15 @@ func TestCloseReturnsWithin3s(t *testing.T) {
 // that prints far more than the event buffer on its way out is drained, so it
 // finishes and exits on its own, and is reaped.
 func TestRetiredProcessIsDrainedAndReaped(t *testing.T) {
-	r := newRig(t, Config{}, strings.Join([]string{initLine, `wait "user"`, resultLine, "waiteof", "lines 20000", "stamp finished", "exit 0"}, "\n"))
+	r := newRig(t, app.Config{}, strings.Join([]string{initLine, `wait "user"`, resultLine, "waiteof", "lines 20000", "stamp finished", "exit 0"}, "\n"))
 	r.send("one")
-	r.surf.waitIdle(t, 1)
-	cli := r.cliPid(1)
+	r.surf.WaitIdle(t, 1)
+	cli := r.rec.Pid(t, 1)
 	start := time.Now()
 	// New flags retire the live process: its stdin closes and it has 3 s
 	// to end before it is killed.
-	r.session.Reconfigure(Config{Command: []string{fakeCLI}, AllowedTools: []string{"Bash"}})
-	if !eventually(2500*time.Millisecond, func() bool {
-		_, err := os.Stat(filepath.Join(r.dir, "finished.1"))
-		return err == nil
-	}) {
+	r.session.Reconfigure(app.Config{Command: []string{fakecli.Path(t)}, AllowedTools: []string{"Bash"}})
+	if !eventually(2500*time.Millisecond, func() bool { return r.rec.Has("finished", 1) }) {
 		t.Fatalf("the retired CLI could not write its output within %v (nobody drained it)", time.Since(start).Round(time.Millisecond))
 	}
 	if !eventually(5*time.Second, func() bool { return procState(cli) == "" }) {
@@ -264,37 +222,30 @@ func TestRetiredProcessIsDrainedAndReaped(t *testing.T) {
 // TestCLIDiesWithLatch: when Latch is killed, the CLI it started dies with it
 // (Pdeathsig). Its own children are re-parented and outlive it; the kernel
 // offers no way to take the whole process group down with Latch (see
-// setProcAttr), and the test logs what became of them.
+// setProcAttr in app/cliproc), and the test logs what became of them.
 func TestCLIDiesWithLatch(t *testing.T) {
 	dir := t.TempDir()
-	script := filepath.Join(dir, "script")
-	os.WriteFile(script, []byte(strings.Join([]string{"spawn sleep 60", "spawnsetsid", "stamp ready", "sleep 60s"}, "\n")), 0o600)
+	rec := fakecli.Records(dir)
 	helper := exec.Command(os.Args[0], "-test.run=^TestLatchCrashHelper$", "-test.count=1")
 	// The helper's own temp files (its build of the fake CLI) go in dir,
 	// which outlives it: it is killed before it can clean up.
-	helper.Env = append(os.Environ(), "LATCH_CRASH_HELPER="+dir, "FAKECLI_DIR="+dir, "FAKECLI_SCRIPT="+script, "TMPDIR="+dir)
+	helper.Env = append(os.Environ(), "LATCH_CRASH_HELPER="+dir, "TMPDIR="+dir)
+	helper.Env = append(helper.Env, fakecli.Env(t, dir, strings.Join([]string{"spawn sleep 60", "spawnsetsid", "stamp ready", "sleep 60s"}, "\n"))...)
 	if err := helper.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		helper.Process.Kill()
 		helper.Wait()
-		b, _ := os.ReadFile(filepath.Join(dir, "spawned.1"))
-		for _, f := range strings.Fields(string(b)) {
-			if pid, err := strconv.Atoi(f); err == nil {
-				syscall.Kill(pid, syscall.SIGKILL)
-			}
+		for _, pid := range rec.Pids("spawned", 1) {
+			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
-	if !eventually(60*time.Second, func() bool {
-		_, err := os.Stat(filepath.Join(dir, "ready.1"))
-		return err == nil
-	}) {
+	if !eventually(60*time.Second, func() bool { return rec.Has("ready", 1) }) {
 		t.Fatal("the helper never got its CLI running")
 	}
-	r := &rig{t: t, dir: dir}
-	cli := r.cliPid(1)
-	spawned := r.pids("spawned", 1)
+	cli := rec.Pid(t, 1)
+	spawned := rec.Pids("spawned", 1)
 	if dead(cli) || len(spawned) != 2 {
 		t.Fatalf("CLI %d (%s), spawned %v", cli, procState(cli), spawned)
 	}
@@ -317,13 +268,13 @@ func TestLatchCrashHelper(t *testing.T) {
 	if dir == "" {
 		t.Skip("run by TestCLIDiesWithLatch")
 	}
-	p, err := startProc([]string{fakeCLI}, dir, os.Environ(), stream.Options{}, nil)
+	p, err := cliproc.Start([]string{fakecli.Path(t)}, dir, os.Environ(), stream.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Keep reading, as Latch does.
 	go func() {
-		for range p.events {
+		for range p.Events() {
 		}
 	}()
 	time.Sleep(2 * time.Minute)

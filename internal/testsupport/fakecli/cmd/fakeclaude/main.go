@@ -1,6 +1,10 @@
-// fakecli is a scripted stand-in for the claude CLI, for fast tests of app/.
-// It records its argv and every stdin line, and plays the script named by
-// FAKECLI_SCRIPT, one step a line:
+//go:build unix
+
+// fakeclaude is a scripted stand-in for the claude CLI, for fast tests of
+// app/; package fakecli builds it (fakecli.Path), writes its scripts
+// (fakecli.Env) and reads what it records (fakecli.Records). It records its
+// argv, environment and every stdin line, and plays the script named by
+// FAKECLI_SCRIPT_<run> or else FAKECLI_SCRIPT, one step a line:
 //
 //	print JSON       write JSON and a newline to stdout ($SID = the session id from argv)
 //	wait SUBSTR      block until a stdin line containing SUBSTR arrives (exit 3 on EOF)
@@ -13,14 +17,15 @@
 //	kill9self        die by SIGKILL
 //	lines N          print N small JSON lines of an unknown type, at full speed
 //	bigstderr N      write N bytes to stderr, in lines of 1,000 bytes
-//	spawn CMD ARG…   start CMD in fakecli's process group with its stdout and
-//	                 stderr, and never wait for it
-//	spawnsetsid      start a copy of fakecli that calls setsid (leaving the
+//	spawn CMD ARG…   start CMD in fakeclaude's process group with its stdout
+//	                 and stderr, and never wait for it
+//	spawnsetsid      start a copy of fakeclaude that calls setsid (leaving the
 //	                 process group) and holds stdout and stderr for 60 s
 //	stamp NAME       write the time (Unix nanoseconds) to $FAKECLI_DIR/NAME.<run>
 //
-// fakecli records its pid in pid.<run>, and the pid of every process spawn
-// and spawnsetsid start, one a line, in spawned.<run>.
+// Runs are numbered 1, 2, … in start order. In $FAKECLI_DIR, run N writes
+// argv.N, env.N and stdin.N, its pid in pid.N, and the pid of every process
+// spawn and spawnsetsid start, one a line, in spawned.N.
 package main
 
 import (
@@ -101,7 +106,7 @@ func main() {
 	}
 	data, err := os.ReadFile(script)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "fakecli:", err)
+		fmt.Fprintln(os.Stderr, "fakeclaude:", err)
 		os.Exit(2)
 	}
 	out := bufio.NewWriter(os.Stdout)
@@ -186,7 +191,7 @@ func main() {
 			c := exec.Command(f[0], f[1:]...)
 			c.Stdout, c.Stderr = os.Stdout, os.Stderr
 			if err := c.Start(); err != nil {
-				fmt.Fprintln(os.Stderr, "fakecli: spawn:", err)
+				fmt.Fprintln(os.Stderr, "fakeclaude: spawn:", err)
 				os.Exit(2)
 			}
 			spawned(c.Process.Pid)
@@ -196,7 +201,7 @@ func main() {
 			c.Stdout, c.Stderr = os.Stdout, os.Stderr
 			c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 			if err := c.Start(); err != nil {
-				fmt.Fprintln(os.Stderr, "fakecli: spawnsetsid:", err)
+				fmt.Fprintln(os.Stderr, "fakeclaude: spawnsetsid:", err)
 				os.Exit(2)
 			}
 			spawned(c.Process.Pid)

@@ -38,7 +38,7 @@ func (e *sse) send(name string, data any) error {
 }
 
 // streamReply writes reply as a Messages API stream: message_start, per
-// block start/deltas/stop, message_delta, message_stop (protocol.md §12).
+// block start/deltas/stop, message_delta, message_stop (docs/protocol.md §12).
 func streamReply(w http.ResponseWriter, r *http.Request, reply Reply, model, msgID string) {
 	w.Header().Set("content-type", "text/event-stream")
 	w.Header().Set("cache-control", "no-cache")

@@ -29,8 +29,8 @@ func CLIPath(tb testing.TB) string {
 var nonSlug = regexp.MustCompile(`[^A-Za-z0-9]`)
 
 // TidyTemp removes what the CLI left in the system temp dir for a run in
-// cwd ($TMPDIR/claude-<uid>/<cwd slug>, protocol.md §1.6); call it when the
-// run is over.
+// cwd ($TMPDIR/claude-<uid>/<cwd slug>, docs/protocol.md §1.6); call it when
+// the run is over.
 func TidyTemp(cwd string) {
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("claude-%d", os.Getuid()), nonSlug.ReplaceAllString(cwd, "-"))
 	_ = os.RemoveAll(dir)

@@ -1,5 +1,6 @@
 // Package fakeapi is a scripted fake of the Anthropic Messages API on
-// 127.0.0.1, for running the real Claude Code CLI in tests (protocol.md §12).
+// 127.0.0.1, for running the real Claude Code CLI in tests
+// (docs/protocol.md §12).
 //
 // Each conversation request (one with a non-empty tools list) is answered by
 // the first queued Reply (Push); when the queue is empty, by the first Rule
@@ -224,9 +225,9 @@ func randHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// CLIEnv is the quiet environment of protocol.md §12 for running the CLI
-// against baseURL with a fresh home: no telemetry, no update checks, and at
-// most 2 API retries so failures surface within seconds.
+// CLIEnv is the quiet environment of docs/protocol.md §12 for running the
+// CLI against baseURL with a fresh home: no telemetry, no update checks, and
+// at most 2 API retries so failures surface within seconds.
 func CLIEnv(baseURL, home string) []string {
 	shell := "/bin/bash"
 	if _, err := os.Stat(shell); err != nil {
