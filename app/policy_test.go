@@ -43,7 +43,7 @@ func TestGrantRequestPolicy(t *testing.T) {
 			name:    "a write outside asks for the folder and the rule that lets edits there run",
 			denials: []stream.Denial{{Class: stream.StreamClosed, Tool: "Write", Input: file(out + "/a"), Dir: out}},
 			folders: []string{out},
-			tools:   []string{"Write(//" + strings.TrimPrefix(out, "/") + "/a)"},
+			tools:   []string{"Edit(//" + strings.TrimPrefix(out, "/") + "/**)"},
 		},
 		{
 			name:    "what is allowed already is left out",

@@ -185,7 +185,7 @@ func (s *Session) show(ev Event) {
 		ev.Proc = s.cur.Serial
 	}
 	s.mu.Unlock()
-	s.show(ev)
+	s.surf.Show(ev)
 }
 
 // SessionID is the CLI session this Session runs or will run.
