@@ -34,19 +34,17 @@ func denialWords(c stream.Class) string {
 	return string(c)
 }
 
-// toolInput is the part of a tool's input Latch shows.
+// toolInput is the part of a tool's input Latch shows, but for the path the
+// call touches, which stream.TouchedPath finds.
 type toolInput struct {
-	Command      string `json:"command"`
-	FilePath     string `json:"file_path"`
-	NotebookPath string `json:"notebook_path"`
-	Path         string `json:"path"`
-	Pattern      string `json:"pattern"`
-	URL          string `json:"url"`
-	Query        string `json:"query"`
-	Description  string `json:"description"`
-	Content      string `json:"content"`
-	OldString    string `json:"old_string"`
-	NewString    string `json:"new_string"`
+	Command     string `json:"command"`
+	Pattern     string `json:"pattern"`
+	URL         string `json:"url"`
+	Query       string `json:"query"`
+	Description string `json:"description"`
+	Content     string `json:"content"`
+	OldString   string `json:"old_string"`
+	NewString   string `json:"new_string"`
 }
 
 func parseInput(raw json.RawMessage) toolInput {
@@ -58,25 +56,24 @@ func parseInput(raw json.RawMessage) toolInput {
 // summarize is a tool call in one line: the command, the path, the pattern.
 func summarize(name string, raw json.RawMessage) string {
 	in := parseInput(raw)
+	path, file := stream.TouchedPath(raw)
 	var s string
 	switch {
 	case in.Command != "":
 		s = in.Command
-	case in.FilePath != "":
-		s = in.FilePath
-	case in.NotebookPath != "":
-		s = in.NotebookPath
+	case file:
+		s = path
 	case in.Pattern != "":
 		s = in.Pattern
-		if in.Path != "" {
-			s += " in " + in.Path
+		if path != "" {
+			s += " in " + path
 		}
 	case in.URL != "":
 		s = in.URL
 	case in.Query != "":
 		s = in.Query
-	case in.Path != "":
-		s = in.Path
+	case path != "":
+		s = path
 	case in.Description != "":
 		s = in.Description
 	default:
@@ -135,13 +132,14 @@ func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 // diffOf shows an Edit or Write as the lines it removes and adds.
 func diffOf(name string, raw json.RawMessage) string {
 	in := parseInput(raw)
+	path, _ := stream.TouchedPath(raw)
 	var b strings.Builder
 	switch name {
 	case "Edit", "MultiEdit":
 		if in.OldString == "" && in.NewString == "" {
 			return ""
 		}
-		fmt.Fprintf(&b, "--- %s\n+++ %s\n", in.FilePath, in.FilePath)
+		fmt.Fprintf(&b, "--- %s\n+++ %s\n", path, path)
 		for _, l := range strings.Split(in.OldString, "\n") {
 			b.WriteString("-" + l + "\n")
 		}
@@ -149,7 +147,7 @@ func diffOf(name string, raw json.RawMessage) string {
 			b.WriteString("+" + l + "\n")
 		}
 	case "Write":
-		fmt.Fprintf(&b, "+++ %s (new content)\n", in.FilePath)
+		fmt.Fprintf(&b, "+++ %s (new content)\n", path)
 		for _, l := range strings.Split(strings.TrimSuffix(in.Content, "\n"), "\n") {
 			b.WriteString("+" + l + "\n")
 		}
@@ -176,6 +174,7 @@ func askItems(c *stream.CanUseTool) []AskItem {
 // question turns a can_use_tool request into what the dialog shows.
 func question(reqID string, c *stream.CanUseTool, workdir string, workdirs []string) Question {
 	in := parseInput(c.Input)
+	path, file := stream.TouchedPath(c.Input)
 	q := Question{
 		RequestID:   reqID,
 		Tool:        c.ToolName,
@@ -184,7 +183,7 @@ func question(reqID string, c *stream.CanUseTool, workdir string, workdirs []str
 		Summary:     summarize(c.ToolName, c.Input),
 		Input:       prettyJSON(c.Input),
 		Command:     in.Command,
-		Path:        firstNonEmpty(in.FilePath, in.NotebookPath, in.Path),
+		Path:        path,
 		Diff:        diffOf(c.ToolName, c.Input),
 		BlockedPath: c.BlockedPath,
 		Reason:      stripANSI(c.DecisionReason),
@@ -209,10 +208,15 @@ func question(reqID string, c *stream.CanUseTool, workdir string, workdirs []str
 	if c.DecisionReasonType == "workingDir" {
 		// The folder is shown as it would be granted: absolute, clean and
 		// resolved through symlinks, whatever the suggestion spelled.
+		// Without one it is the folder of the file the call touches, or the
+		// folder it names (Glob, Grep, LS), as in the after-turn request.
 		if dirs := c.SuggestedDirs(); len(dirs) > 0 {
 			q.Folder = resolvePath(dirs[0], workdir)
-		} else if q.Path != "" {
-			q.Folder = folderOf(resolvePath(q.Path, workdir))
+		} else if path != "" {
+			q.Folder = resolvePath(path, workdir)
+			if file {
+				q.Folder = folderOf(q.Folder)
+			}
 		}
 	}
 	return q

@@ -26,6 +26,9 @@ func TestSummarize(t *testing.T) {
 		{"Odd", `{"x":1}`, `{"x":1}`},
 		{"Bash", `{"command":"` + strings.Repeat("y", 300) + `"}`, strings.Repeat("y", 159) + "…"},
 		{"Partial", `{"comm`, `{"comm`},
+		{"NotebookEdit", `{"notebook_path":"/n/x.ipynb"}`, "/n/x.ipynb"},
+		{"LS", `{"path":"/srv"}`, "/srv"},
+		{"Edit", `{"file_path":"/shown","file_path":"/used"}`, "/used"}, // the path the tool uses
 	}
 	for _, tc := range tests {
 		if got := summarize(tc.tool, json.RawMessage(tc.input)); got != tc.want {
@@ -77,6 +80,10 @@ func TestQuestion(t *testing.T) {
 			"", "", ""},
 		{"parentheses and backslashes are escaped as Claude Code reads them", stream.CanUseTool{ToolName: "Bash", Input: json.RawMessage(`{"command":"grep -n \"eval\\(\" x"}`)},
 			"", "", `Bash(grep -n "eval\\\(" x)`},
+		{"glob outside offers the folder it names", stream.CanUseTool{ToolName: "Glob", Input: json.RawMessage(`{"pattern":"*.go","path":"/srv/far/src"}`), DecisionReasonType: "workingDir"},
+			"/srv/far/src", "", "Read(//srv/far/src/**)"},
+		{"notebook outside offers its folder", stream.CanUseTool{ToolName: "NotebookEdit", Input: json.RawMessage(`{"notebook_path":"/srv/far/n.ipynb"}`), DecisionReasonType: "workingDir"},
+			"/srv/far", "", "Edit(//srv/far/**)"},
 		{"webfetch: the domain", stream.CanUseTool{ToolName: "WebFetch", Input: json.RawMessage(`{"url":"https://docs.example.com/a?b"}`)},
 			"", "", "WebFetch(domain:docs.example.com)"},
 		{"other tools: their name", stream.CanUseTool{ToolName: "mcp__host__ping", Input: json.RawMessage(`{}`)},

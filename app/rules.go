@@ -30,41 +30,31 @@ func alwaysRule(c *stream.CanUseTool, workdir string) string {
 }
 
 // narrowRule is the narrowest rule that allows this call again: the exact
-// command for Bash, the file's folder for the file tools, the domain for
+// command for Bash, the folder of the path the call touches for the file
+// tools (Edit for those that write, Read for the others), the domain for
 // WebFetch. It is "" when no valid narrow rule fits (a multi-line command):
-// then "always" needs a rule the person types.
+// then "always" needs a rule the person types. The rules are built by
+// core/grants, the touched path found by core/stream.
 func narrowRule(tool string, input json.RawMessage, workdir string) string {
-	in := parseInput(input)
 	switch {
 	case tool == "Bash":
-		cmd := strings.TrimSpace(in.Command)
-		if cmd == "" {
-			return ""
-		}
-		r := grants.Rule("Bash", grants.EscapeContent(cmd))
-		if grants.ValidRule(r) != nil {
-			return ""
-		}
-		return r
-	case writes(tool):
-		p := firstNonEmpty(in.FilePath, in.NotebookPath)
+		return grants.CommandRule("Bash", parseInput(input).Command)
+	case writes(tool) || tool == "Read" || tool == "Glob" || tool == "Grep" || tool == "LS":
+		p, file := stream.TouchedPath(input)
 		if p == "" {
 			return ""
 		}
-		return folderRule("Edit", folderOf(resolvePath(p, workdir)))
-	case tool == "Read":
-		if in.FilePath == "" {
-			return ""
+		dir := resolvePath(p, workdir)
+		if file {
+			dir = folderOf(dir)
 		}
-		return folderRule("Read", folderOf(resolvePath(in.FilePath, workdir)))
-	case tool == "Glob" || tool == "Grep" || tool == "LS":
-		if in.Path == "" {
-			return ""
+		if writes(tool) {
+			return grants.FolderRule("Edit", dir)
 		}
-		return folderRule("Read", resolvePath(in.Path, workdir))
+		return grants.FolderRule("Read", dir)
 	case tool == "WebFetch":
-		if u, err := url.Parse(in.URL); err == nil && u.Hostname() != "" {
-			return grants.Rule("WebFetch", "domain:"+u.Hostname())
+		if u, err := url.Parse(parseInput(input).URL); err == nil {
+			return grants.DomainRule(u.Hostname())
 		}
 		return ""
 	}
@@ -74,19 +64,8 @@ func narrowRule(tool string, input json.RawMessage, workdir string) string {
 	return tool
 }
 
-// folderRule is Tool(//abs/dir/**); absolute paths take two slashes in
-// rules, one would mean "relative to the settings file".
-func folderRule(tool, dir string) string {
-	dir = strings.TrimSuffix(filepath.ToSlash(dir), "/")
-	if dir == "" {
-		return ""
-	}
-	r := grants.Rule(tool, "/"+grants.EscapeContent(dir)+"/**")
-	if grants.ValidRule(r) != nil {
-		return ""
-	}
-	return r
-}
+// folderRule is grants.FolderRule, under the name policy.go calls.
+func folderRule(tool, dir string) string { return grants.FolderRule(tool, dir) }
 
 // resolvePath is p absolute (against workdir), clean and resolved through
 // symlinks, as the folder grants are.

@@ -49,15 +49,15 @@ func resolveLinks(path string) (string, error) {
 	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
-// ErrRefused is wrapped by the error of a write Latch will not make: to a
+// errRefused is wrapped by the error of a write Latch will not make: to a
 // read-only settings file, or through a link that leads out of the project.
 // Such an error names the file; nothing was written.
-var ErrRefused = errors.New("settings file left as it is")
+var errRefused = errors.New("settings file left as it is")
 
 type refusal struct{ msg string }
 
 func (r *refusal) Error() string { return r.msg }
-func (r *refusal) Unwrap() error { return ErrRefused }
+func (r *refusal) Unwrap() error { return errRefused }
 
 // editFile runs edit on the current content of path under a lock and writes
 // the result atomically. edit gets nil for a missing file; returning the

@@ -1,10 +1,6 @@
 package grants
 
-import (
-	"os"
-	"path/filepath"
-	"strings"
-)
+import "strings"
 
 // BaselineTools are pre-approved, when Config.Baseline says so, through
 // --allowedTools only; they are never written to a settings file.
@@ -19,32 +15,6 @@ func AllowedTools(baseline bool, configured, extra []string) []string {
 		lists = append(lists, BaselineTools)
 	}
 	return merge(func(s string) string { return strings.TrimSpace(s) }, append(lists, configured, extra)...)
-}
-
-// TrustedDirs are the folders every run may use: the working folder,
-// os.TempDir(), then the configured ones, resolved (see ResolveDir; a
-// relative one against workdir, the CLI's working folder) and without
-// duplicates.
-func TrustedDirs(workdir string, configured []string) []string {
-	var first []string
-	if workdir != "" {
-		first = append(first, workdir)
-	}
-	first = append(first, os.TempDir())
-	base := ""
-	if workdir != "" {
-		base, _ = ResolveDir(workdir, "")
-	}
-	return merge(func(s string) string {
-		if strings.TrimSpace(s) == "" {
-			return ""
-		}
-		r, err := ResolveDir(s, base)
-		if err != nil {
-			return filepath.Clean(s)
-		}
-		return r
-	}, first, configured)
 }
 
 func merge(norm func(string) string, lists ...[]string) []string {

@@ -46,9 +46,9 @@ type Config struct {
 	LastWorkdir                      string `json:"last_workdir"`
 }
 
-// DefaultConfig is the config of a fresh install. BaselineTools is true
+// defaultConfig is the config of a fresh install. BaselineTools is true
 // with no BaselineToolsSet: no choice made, the baseline follows the mode.
-func DefaultConfig() Config {
+func defaultConfig() Config {
 	return Config{
 		ClaudeCommand:     "claude",
 		AllowedTools:      []string{},
@@ -97,14 +97,14 @@ func ConfigPath() (string, error) {
 func LoadConfig() (Config, error) {
 	path, err := ConfigPath()
 	if err != nil {
-		return DefaultConfig(), err
+		return defaultConfig(), err
 	}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return DefaultConfig(), nil
+		return defaultConfig(), nil
 	}
 	if err != nil {
-		return DefaultConfig(), err
+		return defaultConfig(), err
 	}
 	return parseConfig(path, data)
 }
@@ -112,10 +112,10 @@ func LoadConfig() (Config, error) {
 func parseConfig(file string, data []byte) (Config, error) {
 	c, err := decodeConfig(file, data)
 	if err != nil {
-		return DefaultConfig(), err
+		return defaultConfig(), err
 	}
 	if err := c.Validate(); err != nil {
-		def := DefaultConfig()
+		def := defaultConfig()
 		if _, cerr := c.Command(); cerr != nil {
 			c.ClaudeCommand = def.ClaudeCommand
 		}
@@ -133,7 +133,7 @@ func parseConfig(file string, data []byte) (Config, error) {
 // decodeConfig reads data as it is, defaults for missing keys, invalid
 // values kept. Only a malformed file is an error.
 func decodeConfig(file string, data []byte) (Config, error) {
-	c := DefaultConfig()
+	c := defaultConfig()
 	if blank(data) {
 		return c, nil
 	}
@@ -147,10 +147,10 @@ func decodeConfig(file string, data []byte) (Config, error) {
 			if v := rootObject(data).Get(strings.Split(te.Field, ".")[0]); v.Exists() {
 				pos = v.Index
 			}
-			return DefaultConfig(), syntaxErrorAt(file, data, pos,
+			return defaultConfig(), syntaxErrorAt(file, data, pos,
 				fmt.Sprintf("%s must be %s, not %s", te.Field, jsonKind(te.Type), te.Value))
 		}
-		return DefaultConfig(), fmt.Errorf("%s: %w", file, err)
+		return defaultConfig(), fmt.Errorf("%s: %w", file, err)
 	}
 	if c.AllowedTools == nil {
 		c.AllowedTools = []string{}
@@ -180,36 +180,13 @@ func jsonKind(t reflect.Type) string {
 	return t.String()
 }
 
-// SaveConfig writes c, keeping unknown keys and the file's layout, and
-// leaving keys whose value did not change byte for byte as they were. It
-// refuses an invalid c, and a malformed existing file (left untouched).
-func SaveConfig(c Config) error {
-	if err := c.Validate(); err != nil {
-		return err
-	}
-	path, err := ConfigPath()
-	if err != nil {
-		return err
-	}
-	return editFile(path, false, "", func(old []byte) ([]byte, error) { return mergeConfig(path, old, c, nil) })
-}
-
-// UpdateConfig applies change to the config as the file holds it, under
-// the file's lock, and writes only the keys change changed. Writers that
-// each own a few keys (the last folder, the last scope, Preferences) so
-// never undo each other, and a value Latch finds invalid stays as it is
-// unless change replaces it. A malformed file is refused, and so is an
-// invalid value set by change.
-func UpdateConfig(change func(*Config)) error {
-	path, err := ConfigPath()
-	if err != nil {
-		return err
-	}
-	return UpdateConfigAt(path, change)
-}
-
-// UpdateConfigAt is UpdateConfig on the config file at path, for a caller
-// that looks the path up on one goroutine and writes on another.
+// UpdateConfigAt applies change to the config file at path (ConfigPath) as
+// the file holds it, under the file's lock, and writes only the keys change
+// changed. Writers that each own a few keys (the last folder, the last
+// scope, Preferences) so never undo each other, and a value Latch finds
+// invalid stays as it is unless change replaces it. A malformed file is
+// refused, and so is an invalid value set by change. The caller looks the
+// path up, so it can do that on one goroutine and write on another.
 func UpdateConfigAt(path string, change func(*Config)) error {
 	return editFile(path, false, "", func(old []byte) ([]byte, error) {
 		before, err := decodeConfig(path, old)
@@ -221,7 +198,7 @@ func UpdateConfigAt(path string, change func(*Config)) error {
 		after.AddDirs = slices.Clone(before.AddDirs)
 		change(&after)
 		// Judge only what changed: the defaults are valid.
-		check := DefaultConfig()
+		check := defaultConfig()
 		cv, av, bv := reflect.ValueOf(&check).Elem(), reflect.ValueOf(after), reflect.ValueOf(before)
 		for i := range av.NumField() {
 			if !reflect.DeepEqual(av.Field(i).Interface(), bv.Field(i).Interface()) {

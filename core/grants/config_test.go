@@ -86,7 +86,7 @@ func TestLoadConfig(t *testing.T) {
 			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
 				t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
 			}
-			want := DefaultConfig()
+			want := defaultConfig()
 			tt.want(&want)
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("got  %+v\nwant %+v", got, want)
@@ -101,39 +101,30 @@ func TestLoadConfig(t *testing.T) {
 }
 
 func TestDefaultConfig(t *testing.T) {
-	c := DefaultConfig()
+	c := defaultConfig()
 	if c.ClaudeCommand != "claude" || c.Baseline() || c.BaselineChosen() || c.PermissionPrompts != "live" ||
 		c.ExperimentalPermissionManagement || c.PhraseDetection || c.DangerouslySkipPermissions ||
 		c.GrantScope != GrantScopeProject || c.LastWorkdir != "" {
-		t.Errorf("DefaultConfig() = %+v", c)
+		t.Errorf("defaultConfig() = %+v", c)
 	}
 	if err := c.Validate(); err != nil {
 		t.Error(err)
 	}
 }
 
-func TestSaveConfigNewFile(t *testing.T) {
+func TestUpdateConfigNewFile(t *testing.T) {
 	path := useConfigHome(t)
-	c := DefaultConfig()
-	c.AllowedTools = []string{"WebFetch", "Bash(git:*)"}
-	c.LastWorkdir = `/home/u/my "project"`
-	if err := SaveConfig(c); err != nil {
+	if err := UpdateConfigAt(path, func(c *Config) {
+		c.AllowedTools = []string{"WebFetch", "Bash(git:*)"}
+		c.LastWorkdir = `/home/u/my "project"`
+	}); err != nil {
 		t.Fatal(err)
 	}
 	want := `{
-  "claude_command": "claude",
   "allowed_tools": [
     "WebFetch",
     "Bash(git:*)"
   ],
-  "add_dirs": [],
-  "baseline_tools": true,
-  "baseline_tools_set": false,
-  "permission_prompts": "live",
-  "experimental_permission_management": false,
-  "phrase_detection": false,
-  "dangerously_skip_permissions": false,
-  "grant_scope": "project",
   "last_workdir": "/home/u/my \"project\""
 }
 `
@@ -144,36 +135,34 @@ func TestSaveConfigNewFile(t *testing.T) {
 	if fi, _ := os.Stat(filepath.Dir(path)); fi.Mode().Perm() != 0o700 {
 		t.Errorf("folder mode %v, want 0700", fi.Mode().Perm())
 	}
+	c := defaultConfig()
+	c.AllowedTools = []string{"WebFetch", "Bash(git:*)"}
+	c.LastWorkdir = `/home/u/my "project"`
 	got, err := LoadConfig()
 	if err != nil || !reflect.DeepEqual(got, c) {
 		t.Errorf("round trip: %+v, %v; want %+v", got, err, c)
 	}
 }
 
-func TestSaveConfigKeepsUnknownKeysAndLayout(t *testing.T) {
+func TestUpdateConfigKeepsUnknownKeysAndLayout(t *testing.T) {
 	path := useConfigHome(t)
 	before := "{\r\n    \"theme\": \"dark\",\r\n    \"claude_command\": \"claude\",\r\n    \"window\": {\"w\": 800, \"h\": 600},\r\n" +
 		"    \"allowed_tools\": [\"WebFetch\"],\r\n    \"future_flag\": [1, 2, {\"x\": \"ü\"}]\r\n}\r\n"
 	writeConfig(t, path, before)
-	c, err := LoadConfig()
-	if err != nil {
-		t.Fatal(err)
+	change := func(c *Config) {
+		c.AllowedTools = append(c.AllowedTools, "WebSearch")
+		c.LastWorkdir = "/w"
 	}
-	c.AllowedTools = append(c.AllowedTools, "WebSearch")
-	c.LastWorkdir = "/w"
-	if err := SaveConfig(c); err != nil {
+	if err := UpdateConfigAt(path, change); err != nil {
 		t.Fatal(err)
 	}
 	after := string(readFile(t, path))
 	want := strings.Replace(before, `["WebFetch"]`, `["WebFetch", "WebSearch"]`, 1)
-	want = strings.TrimSuffix(want, "\r\n}\r\n") + ",\r\n    \"add_dirs\": [],\r\n    \"baseline_tools\": true,\r\n" +
-		"    \"baseline_tools_set\": false,\r\n" +
-		"    \"permission_prompts\": \"live\",\r\n    \"experimental_permission_management\": false,\r\n    \"phrase_detection\": false,\r\n" +
-		"    \"dangerously_skip_permissions\": false,\r\n    \"grant_scope\": \"project\",\r\n    \"last_workdir\": \"/w\"\r\n}\r\n"
+	want = strings.TrimSuffix(want, "\r\n}\r\n") + ",\r\n    \"last_workdir\": \"/w\"\r\n}\r\n"
 	equalBytes(t, "saved config", []byte(after), []byte(want))
 
-	// Saving the same config again changes nothing.
-	if err := SaveConfig(c); err != nil {
+	// Saving the same values again changes nothing.
+	if err := UpdateConfigAt(path, func(c *Config) { c.AllowedTools = []string{"WebFetch", "WebSearch"}; c.LastWorkdir = "/w" }); err != nil {
 		t.Fatal(err)
 	}
 	equalBytes(t, "second save", readFile(t, path), []byte(after))
@@ -182,30 +171,27 @@ func TestSaveConfigKeepsUnknownKeysAndLayout(t *testing.T) {
 	}
 }
 
-func TestSaveConfigRefusesMalformedFile(t *testing.T) {
+func TestUpdateConfigRefusesMalformedFile(t *testing.T) {
 	path := useConfigHome(t)
 	before := "{\n  \"claude_command\": \"claude\" // mine\n}\n"
 	writeConfig(t, path, before)
 	c, err := LoadConfig()
 	var se *SyntaxError
-	if !errors.As(err, &se) || se.File != path || se.Line != 2 || se.Column != 30 {
+	if !errors.As(err, &se) || se.file != path || se.line != 2 || se.column != 30 {
 		t.Fatalf("LoadConfig error %#v, want a SyntaxError at %s:2:30", err, path)
 	}
-	if !reflect.DeepEqual(c, DefaultConfig()) {
+	if !reflect.DeepEqual(c, defaultConfig()) {
 		t.Errorf("malformed config did not give the defaults: %+v", c)
 	}
-	c.LastWorkdir = "/w"
-	if err := SaveConfig(c); err == nil || !strings.Contains(err.Error(), path+":2:30") {
-		t.Fatalf("SaveConfig error %v, want one naming %s:2:30", err, path)
+	if err := UpdateConfigAt(path, func(c *Config) { c.LastWorkdir = "/w" }); err == nil || !strings.Contains(err.Error(), path+":2:30") {
+		t.Fatalf("UpdateConfigAt error %v, want one naming %s:2:30", err, path)
 	}
 	equalBytes(t, "malformed config", readFile(t, path), []byte(before))
 }
 
-func TestSaveConfigRefusesInvalidConfig(t *testing.T) {
+func TestUpdateConfigRefusesInvalidConfig(t *testing.T) {
 	path := useConfigHome(t)
-	c := DefaultConfig()
-	c.PermissionPrompts = "never"
-	if err := SaveConfig(c); err == nil {
+	if err := UpdateConfigAt(path, func(c *Config) { c.PermissionPrompts = "never" }); err == nil {
 		t.Fatal("invalid config saved")
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
@@ -261,7 +247,7 @@ func TestValidate(t *testing.T) {
 		{change: func(c *Config) { c.GrantScope = "once" }, wantErr: "grant_scope"},
 	}
 	for i, tt := range tests {
-		c := DefaultConfig()
+		c := defaultConfig()
 		tt.change(&c)
 		err := c.Validate()
 		if (err == nil) != (tt.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
@@ -281,7 +267,7 @@ func TestBaselineNeverPersisted(t *testing.T) {
 		t.Fatal(err)
 	}
 	project := t.TempDir()
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	cfg.AllowedTools = []string{"WebFetch"}
 	cfg.SetBaseline(true)
 	tools := AllowedTools(cfg.Baseline(), cfg.AllowedTools, []string{"Bash(make:*)"})
@@ -294,7 +280,7 @@ func TestBaselineNeverPersisted(t *testing.T) {
 	if err := NewStore(ProjectSettingsPath(project)).AddDirs(false, project); err != nil {
 		t.Fatal(err)
 	}
-	if err := SaveConfig(cfg); err != nil {
+	if err := UpdateConfigAt(cfgPath, func(c *Config) { *c = cfg }); err != nil {
 		t.Fatal(err)
 	}
 	check := func(file string, arrays ...string) {
@@ -362,7 +348,7 @@ func TestConfigBaseline(t *testing.T) {
 			}
 		})
 	}
-	c := DefaultConfig()
+	c := defaultConfig()
 	for _, on := range []bool{true, false} {
 		c.SetBaseline(on)
 		for _, mode := range []string{PromptsLive, PromptsAfterTurn} {
@@ -379,20 +365,20 @@ func TestUpdateConfig(t *testing.T) {
 		path := useConfigHome(t)
 		before := "{\n  \"theme\": \"dark\",\n  \"baseline_tools\": false,\n  \"last_workdir\": \"/w\"\n}\n"
 		writeConfig(t, path, before)
-		if err := UpdateConfig(func(c *Config) { c.GrantScope = GrantScopeUser }); err != nil {
+		if err := UpdateConfigAt(path, func(c *Config) { c.GrantScope = GrantScopeUser }); err != nil {
 			t.Fatal(err)
 		}
 		want := strings.Replace(before, "\"/w\"\n", "\"/w\",\n  \"grant_scope\": \"user\"\n", 1)
 		equalBytes(t, "updated config", readFile(t, path), []byte(want))
 		// Setting a value the file already has writes nothing.
-		if err := UpdateConfig(func(c *Config) { c.LastWorkdir = "/w"; c.GrantScope = GrantScopeUser }); err != nil {
+		if err := UpdateConfigAt(path, func(c *Config) { c.LastWorkdir = "/w"; c.GrantScope = GrantScopeUser }); err != nil {
 			t.Fatal(err)
 		}
 		equalBytes(t, "same values", readFile(t, path), []byte(want))
 	})
 	t.Run("a missing file gets the changed key only", func(t *testing.T) {
 		path := useConfigHome(t)
-		if err := UpdateConfig(func(c *Config) { c.GrantScope = GrantScopeSession }); err != nil {
+		if err := UpdateConfigAt(path, func(c *Config) { c.GrantScope = GrantScopeSession }); err != nil {
 			t.Fatal(err)
 		}
 		equalBytes(t, "new config", readFile(t, path), []byte("{\n  \"grant_scope\": \"session\"\n}\n"))
@@ -401,7 +387,7 @@ func TestUpdateConfig(t *testing.T) {
 		path := useConfigHome(t)
 		before := `{"claude_command": "claude \"oops", "permission_prompts": "sometimes"}`
 		writeConfig(t, path, before)
-		if err := UpdateConfig(func(c *Config) { c.LastWorkdir = "/w" }); err != nil {
+		if err := UpdateConfigAt(path, func(c *Config) { c.LastWorkdir = "/w" }); err != nil {
 			t.Fatal(err)
 		}
 		got := string(readFile(t, path))
@@ -413,7 +399,7 @@ func TestUpdateConfig(t *testing.T) {
 	t.Run("an invalid change is refused", func(t *testing.T) {
 		path := useConfigHome(t)
 		writeConfig(t, path, `{"phrase_detection": true}`)
-		if err := UpdateConfig(func(c *Config) { c.GrantScope = "everywhere"; c.LastWorkdir = "/w" }); err == nil ||
+		if err := UpdateConfigAt(path, func(c *Config) { c.GrantScope = "everywhere"; c.LastWorkdir = "/w" }); err == nil ||
 			!strings.Contains(err.Error(), "grant_scope") {
 			t.Errorf("error %v, want one about grant_scope", err)
 		}
@@ -424,24 +410,24 @@ func TestUpdateConfig(t *testing.T) {
 		bad := "{\n  \"claude_command\": \"claude\",\n}\n"
 		writeConfig(t, path, bad)
 		var se *SyntaxError
-		if err := UpdateConfig(func(c *Config) { c.LastWorkdir = "/w" }); !errors.As(err, &se) {
+		if err := UpdateConfigAt(path, func(c *Config) { c.LastWorkdir = "/w" }); !errors.As(err, &se) {
 			t.Errorf("error %v, want a *SyntaxError", err)
 		}
 		equalBytes(t, "malformed config", readFile(t, path), []byte(bad))
 	})
 	t.Run("writers of different keys keep each other's", func(t *testing.T) {
-		useConfigHome(t)
+		path := useConfigHome(t)
 		scopes := []string{GrantScopeSession, GrantScopeUser}
 		done := make(chan error)
 		const n = 10
 		for i := range n {
 			go func() {
-				done <- UpdateConfig(func(c *Config) {
+				done <- UpdateConfigAt(path, func(c *Config) {
 					c.LastWorkdir = "/w"
 					c.AllowedTools = append(c.AllowedTools, "T"+string(rune('0'+i)))
 				})
 			}()
-			go func() { done <- UpdateConfig(func(c *Config) { c.GrantScope = scopes[i%2] }) }()
+			go func() { done <- UpdateConfigAt(path, func(c *Config) { c.GrantScope = scopes[i%2] }) }()
 		}
 		for range 2 * n {
 			if err := <-done; err != nil {

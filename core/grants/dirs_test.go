@@ -241,19 +241,3 @@ func TestStoreSavesResolvedFolders(t *testing.T) {
 		})
 	}
 }
-
-func TestTrustedDirsResolve(t *testing.T) {
-	root := t.TempDir()
-	real := filepath.Join(root, "real")
-	mkdirs(t, filepath.Join(real, "sub"), filepath.Join(root, "data"))
-	symlink(t, real, filepath.Join(root, "work"))
-	symlink(t, filepath.Join(root, "data"), filepath.Join(real, "data-link"))
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp)
-
-	got := TrustedDirs(filepath.Join(root, "work"), []string{"sub", filepath.Join(root, "work", "data-link"), filepath.Join(root, "data"), " "})
-	want := []string{real, tmp, filepath.Join(real, "sub"), filepath.Join(root, "data")}
-	if !slices.Equal(got, want) {
-		t.Errorf("TrustedDirs = %q, want %q", got, want)
-	}
-}

@@ -107,7 +107,7 @@ func TestProjectStoreStaysInTheProject(t *testing.T) {
 			}
 			want := filepath.Join(project, tt.link) + " is a symlink to " + filepath.Join(outside, tt.target) +
 				", outside the project; Latch does not write through it"
-			if err == nil || err.Error() != want || !errors.Is(err, ErrRefused) || s != nil {
+			if err == nil || err.Error() != want || !errors.Is(err, errRefused) || s != nil {
 				t.Fatalf("ProjectStore = %v, %v\nwant the error %q", s, err, want)
 			}
 			// A store made before the link appeared refuses all the same.
@@ -146,7 +146,7 @@ func TestReadOnlySettingsAreLeftAlone(t *testing.T) {
 			}
 			err := tt.write(NewStore(path), t.TempDir())
 			want := path + " is read-only; Latch leaves it as it is"
-			if err == nil || err.Error() != want || !errors.Is(err, ErrRefused) {
+			if err == nil || err.Error() != want || !errors.Is(err, errRefused) {
 				t.Fatalf("error %v, want %q", err, want)
 			}
 			equalBytes(t, "read-only file", readFile(t, path), before)
@@ -191,10 +191,8 @@ func TestReadOnlySettingsAreLeftAlone(t *testing.T) {
 		if err := os.WriteFile(path, []byte(`{"claude_command": "claude"}`), 0o444); err != nil {
 			t.Fatal(err)
 		}
-		c := DefaultConfig()
-		c.PhraseDetection = true
-		if err := SaveConfig(c); err == nil || !strings.HasSuffix(err.Error(), "is read-only; Latch leaves it as it is") {
-			t.Errorf("SaveConfig: %v", err)
+		if err := UpdateConfigAt(path, func(c *Config) { c.PhraseDetection = true }); err == nil || !strings.HasSuffix(err.Error(), "is read-only; Latch leaves it as it is") {
+			t.Errorf("UpdateConfigAt: %v", err)
 		}
 		if got := string(readFile(t, path)); got != `{"claude_command": "claude"}` {
 			t.Errorf("config changed: %s", got)

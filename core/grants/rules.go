@@ -8,27 +8,63 @@ import (
 	"unicode"
 )
 
-// Rule builds a permission rule in Claude Code's syntax: the bare tool name,
-// or Tool(content) such as Bash(npm run test:*).
-func Rule(tool, content string) string {
+// This file is the one home of the rule syntax Claude Code reads: rules are
+// built (CommandRule, FolderRule, DomainRule), checked (ValidRule) and taken
+// apart (ParseRule) here and nowhere else.
+
+// rule is a permission rule in Claude Code's syntax: the bare tool name, or
+// Tool(content) such as Bash(npm run test:*). content is written as is.
+func rule(tool, content string) string {
 	if content == "" {
 		return tool
 	}
 	return tool + "(" + content + ")"
 }
 
-// ReadDirRule allows reading everything below dir. Absolute paths take two
-// slashes in rules; one leading slash would mean "relative to the settings
-// file".
-func ReadDirRule(dir string) string {
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
+// CommandRule allows exactly one command of tool (Bash): Tool(command), the
+// command trimmed and escaped as Claude Code reads it back. It is "" for a
+// blank command and for one no valid rule can hold (a multi-line command).
+func CommandRule(tool, command string) string {
+	command = strings.TrimSpace(command)
+	if command == "" {
+		return ""
+	}
+	return validOrEmpty(rule(tool, escapeContent(command)))
+}
+
+// FolderRule allows tool (Read, Edit) on everything below dir, an absolute
+// path: Tool(//dir/**), escaped. An absolute path takes two slashes in a
+// rule, since one leading slash would mean "relative to the settings
+// file". It is "" for a relative dir, for the root folder (no narrow rule),
+// and for a path no valid rule can hold.
+func FolderRule(tool, dir string) string {
+	if dir == "" || !filepath.IsAbs(dir) {
+		return ""
 	}
 	dir = strings.TrimSuffix(filepath.ToSlash(filepath.Clean(dir)), "/")
-	if dir != "" && !strings.HasPrefix(dir, "/") {
-		dir = "/" + dir // Windows: C:/x becomes //C:/x
+	if dir == "" {
+		return ""
 	}
-	return Rule("Read", "/"+dir+"/**")
+	if !strings.HasPrefix(dir, "/") {
+		dir = "/" + dir // Windows: C:/x is written //C:/x
+	}
+	return validOrEmpty(rule(tool, "/"+escapeContent(dir)+"/**"))
+}
+
+// DomainRule allows WebFetch on one host: WebFetch(domain:host). It is ""
+// for an empty host and for one no valid rule can hold.
+func DomainRule(host string) string {
+	if host == "" {
+		return ""
+	}
+	return validOrEmpty(rule("WebFetch", "domain:"+host))
+}
+
+func validOrEmpty(r string) string {
+	if ValidRule(r) != nil {
+		return ""
+	}
+	return r
 }
 
 // ValidRule rejects what Claude Code would not read as a rule, and what it
@@ -80,10 +116,10 @@ func validToolName(tool string) bool {
 	return tool != ""
 }
 
-// EscapeContent writes rule content as Claude Code reads it back: it takes
+// escapeContent writes rule content as Claude Code reads it back: it takes
 // \( \) and \\ in a rule as the characters themselves, so a command or
 // path holding them is escaped before it becomes a rule.
-func EscapeContent(s string) string {
+func escapeContent(s string) string {
 	if !strings.ContainsAny(s, `\()`) {
 		return s
 	}

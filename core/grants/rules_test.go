@@ -16,25 +16,73 @@ func TestRule(t *testing.T) {
 		{"WebFetch", "domain:example.com", "WebFetch(domain:example.com)"},
 	}
 	for _, tt := range tests {
-		if got := Rule(tt.tool, tt.content); got != tt.want {
-			t.Errorf("Rule(%q, %q) = %q, want %q", tt.tool, tt.content, got, tt.want)
+		if got := rule(tt.tool, tt.content); got != tt.want {
+			t.Errorf("rule(%q, %q) = %q, want %q", tt.tool, tt.content, got, tt.want)
 		}
-		if err := ValidRule(Rule(tt.tool, tt.content)); err != nil {
+		if err := ValidRule(rule(tt.tool, tt.content)); err != nil {
 			t.Errorf("built rule rejected: %v", err)
 		}
 	}
 }
 
-func TestReadDirRule(t *testing.T) {
-	tests := []struct{ dir, want string }{
-		{"/abs/dir", "Read(//abs/dir/**)"},
-		{"/abs/dir/", "Read(//abs/dir/**)"},
-		{"/abs/./x/../dir", "Read(//abs/dir/**)"},
-		{"/", "Read(//**)"},
+func TestCommandRule(t *testing.T) {
+	tests := []struct{ command, want string }{
+		{"rm -rf build", "Bash(rm -rf build)"},
+		{"  npm test\n", "Bash(npm test)"},
+		{`grep -n "eval\(" x`, `Bash(grep -n "eval\\\(" x)`},
+		{"echo (a) b\\", `Bash(echo \(a\) b\\)`},
+		{"cat <<EOF\nx\nEOF", ""}, // no rule can hold a line break
+		{"", ""},
+		{" \t", ""},
 	}
 	for _, tt := range tests {
-		if got := ReadDirRule(tt.dir); got != tt.want {
-			t.Errorf("ReadDirRule(%q) = %q, want %q", tt.dir, got, tt.want)
+		got := CommandRule("Bash", tt.command)
+		if got != tt.want {
+			t.Errorf("CommandRule(Bash, %q) = %q, want %q", tt.command, got, tt.want)
+		}
+		if got == "" {
+			continue
+		}
+		if tool, content := ParseRule(got); tool != "Bash" || content != strings.TrimSpace(tt.command) {
+			t.Errorf("%q reads back as %q, %q", got, tool, content)
+		}
+	}
+}
+
+func TestFolderRule(t *testing.T) {
+	tests := []struct{ tool, dir, want string }{
+		{"Read", "/abs/dir", "Read(//abs/dir/**)"},
+		{"Edit", "/abs/dir/", "Edit(//abs/dir/**)"},
+		{"Read", "/abs/./x/../dir", "Read(//abs/dir/**)"},
+		{"Edit", "/srv/a (1)", `Edit(//srv/a \(1\)/**)`},
+		{"Read", `/srv/back\slash`, `Read(//srv/back\\slash/**)`},
+		{"Read", "/", ""},       // no narrow rule for the root
+		{"Read", "rel/dir", ""}, // one slash would mean "relative to the settings file"
+		{"Read", "", ""},
+		{"Read", "/a\nb", ""}, // no rule can hold a line break
+	}
+	for _, tt := range tests {
+		got := FolderRule(tt.tool, tt.dir)
+		if got != tt.want {
+			t.Errorf("FolderRule(%q, %q) = %q, want %q", tt.tool, tt.dir, got, tt.want)
+		}
+		if got == "" {
+			continue
+		}
+		if tool, content := ParseRule(got); tool != tt.tool || content != "/"+filepath.Clean(tt.dir)+"/**" {
+			t.Errorf("%q reads back as %q, %q", got, tool, content)
+		}
+	}
+}
+
+func TestDomainRule(t *testing.T) {
+	for host, want := range map[string]string{
+		"docs.example.com": "WebFetch(domain:docs.example.com)",
+		"":                 "",
+		"a\nb":             "",
+	} {
+		if got := DomainRule(host); got != want {
+			t.Errorf("DomainRule(%q) = %q, want %q", host, got, want)
 		}
 	}
 }
@@ -164,33 +212,14 @@ func TestAllowedTools(t *testing.T) {
 	}
 }
 
-func TestTrustedDirs(t *testing.T) {
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp) // proves os.TempDir is used, not a literal /tmp
-	tests := []struct {
-		workdir    string
-		configured []string
-		want       []string
-	}{
-		{"/work/p", nil, []string{"/work/p", tmp}},
-		{"/work/p/", []string{"/data/", tmp + "/", "/work/p", "", "/data"}, []string{"/work/p", tmp, "/data"}},
-		{"", []string{"/x"}, []string{tmp, "/x"}},
-	}
-	for _, tt := range tests {
-		if got := TrustedDirs(tt.workdir, tt.configured); !slices.Equal(got, tt.want) {
-			t.Errorf("TrustedDirs(%q, %q) = %q, want %q", tt.workdir, tt.configured, got, tt.want)
-		}
-	}
-}
-
 func TestEscapeAndParseRule(t *testing.T) {
 	for _, content := range []string{"touch x", `grep -n "eval\(" x`, "a (b) c", `back\slash`, "//srv/a (1)/**"} {
-		rule := Rule("Bash", EscapeContent(content))
-		if err := ValidRule(rule); err != nil {
-			t.Errorf("%q: %v", rule, err)
+		r := rule("Bash", escapeContent(content))
+		if err := ValidRule(r); err != nil {
+			t.Errorf("%q: %v", r, err)
 		}
-		if tool, got := ParseRule(rule); tool != "Bash" || got != content {
-			t.Errorf("ParseRule(%q) = %q, %q; want Bash, %q", rule, tool, got, content)
+		if tool, got := ParseRule(r); tool != "Bash" || got != content {
+			t.Errorf("ParseRule(%q) = %q, %q; want Bash, %q", r, tool, got, content)
 		}
 	}
 	if tool, content := ParseRule("WebSearch"); tool != "WebSearch" || content != "" {

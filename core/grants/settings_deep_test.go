@@ -107,7 +107,7 @@ func checkObjectStd(file string, data []byte) (err error, tooDeep bool) {
 	if err := json.Unmarshal(body, &raw); err != nil {
 		var se *json.SyntaxError
 		if !errors.As(err, &se) {
-			return &SyntaxError{File: file, Line: 1, Column: 1, Msg: err.Error()}, false
+			return &SyntaxError{file: file, line: 1, column: 1, msg: err.Error()}, false
 		}
 		if strings.HasSuffix(se.Error(), "exceeded max depth") {
 			return nil, true

@@ -136,7 +136,7 @@ func (s *Store) edit(fn func([]byte) ([]byte, error)) error {
 	}
 	if err := editFile(s.Path, true, s.root, fn); err != nil {
 		var se *SyntaxError
-		if errors.As(err, &se) || errors.Is(err, ErrRefused) {
+		if errors.As(err, &se) || errors.Is(err, errRefused) {
 			return err // already names the file
 		}
 		return fmt.Errorf("%s: %w", s.Path, err)

@@ -7,17 +7,17 @@ import (
 	"unicode/utf8"
 )
 
-// SyntaxError reports a settings or config file that Latch refuses to edit,
-// with the position an editor can jump to.
+// SyntaxError reports a settings or config file that Latch refuses to edit;
+// its message starts with file:line:column, a place an editor can jump to.
 type SyntaxError struct {
-	File   string
-	Line   int // 1-based
-	Column int // 1-based, in characters
-	Msg    string
+	file   string
+	line   int // 1-based
+	column int // 1-based, in characters
+	msg    string
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+	return fmt.Sprintf("%s:%d:%d: %s", e.file, e.line, e.column, e.msg)
 }
 
 var utf8BOM = []byte("\xef\xbb\xbf")
@@ -297,5 +297,5 @@ func syntaxErrorAt(file string, data []byte, pos int, msg string) *SyntaxError {
 	line := bytes.Count(before, []byte("\n")) + 1
 	lineStart := bytes.LastIndexByte(before, '\n') + 1
 	col := utf8.RuneCount(before[lineStart:]) + 1
-	return &SyntaxError{File: file, Line: line, Column: col, Msg: msg}
+	return &SyntaxError{file: file, line: line, column: col, msg: msg}
 }

@@ -46,7 +46,7 @@ func (d *Decoder) streamEvent(l *line, ev Event) {
 	ev.Delta = dl
 	switch typ.Str {
 	case "message_start":
-		ev.Kind = KindMessageStart
+		ev.Kind = kindMessageStart
 	case "content_block_start":
 		ev.Kind = KindBlockStart
 		var id, name gjson.Result
@@ -91,22 +91,21 @@ func (d *Decoder) streamEvent(l *line, ev Event) {
 			dl.Text = thinking.Str
 			d.streamed[idx] = true
 		case "input_json_delta":
-			ev.Kind = KindToolInputDelta
-			dl.PartialJSON = partial.Str
+			ev.Kind = kindToolInputDelta
 			if ob := d.open[idx]; ob != nil {
 				ob.json.WriteString(partial.Str)
 			}
 		default:
-			ev.Kind = KindUnknown // signature_delta, citations, …
+			ev.Kind = kindUnknown // signature_delta, citations, …
 			ev.Delta = nil
 		}
 	case "content_block_stop":
-		ev.Kind = KindBlockStop
+		ev.Kind = kindBlockStop
 		if ob := d.open[idx]; ob != nil {
 			delete(d.open, idx)
 			// The assistant event usually gave the input already; the
 			// joined deltas are for when it is missing.
-			if t, _ := d.Tool(ob.toolUseID); len(t.Input) == 0 {
+			if t, _ := d.tool(ob.toolUseID); len(t.Input) == 0 {
 				in := ob.json.String()
 				if in == "" {
 					in = "{}"
@@ -117,12 +116,11 @@ func (d *Decoder) streamEvent(l *line, ev Event) {
 			}
 		}
 	case "message_delta":
-		ev.Kind = KindMessageDelta
-		dl.StopReason = delta.Get("stop_reason").Str
+		ev.Kind = kindMessageDelta
 	case "message_stop":
-		ev.Kind = KindMessageStop
+		ev.Kind = kindMessageStop
 	default:
-		ev.Kind = KindUnknown // ping, …
+		ev.Kind = kindUnknown // ping, …
 		ev.Delta = nil
 	}
 	d.emit(ev)
@@ -148,16 +146,15 @@ func (d *Decoder) assistant(l *line, ev Event) {
 		d.asstMsg, d.asstCount = strings.Clone(id.Str), 0
 	}
 	apiErr := l.isAPIError.Bool()
-	apiStatus := int(l.apiErrorStatus.Int())
 	one := func(b *Block) {
 		b.MessageID = d.asstMsg
-		b.APIError, b.APIErrorStatus = apiErr, apiStatus
+		b.APIError = apiErr
 		idx := d.asstCount
 		d.asstCount++
 		if b.Type == "text" || b.Type == "thinking" {
 			b.Streamed = id.Str != "" && id.Str == d.streamMsg && d.streamed[idx]
 		}
-		if b.Type == "text" {
+		if b.Type == "text" && d.opt.PhraseDetection {
 			d.turn.addText(b.Text)
 		}
 		e := ev

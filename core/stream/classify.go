@@ -1,13 +1,15 @@
 package stream
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
 
-// Phrases of the CLI's tool_result texts, lower-cased (protocol.md §5, §6).
+// Phrases of the CLI's tool_result texts, lower-cased (docs/protocol.md §5, §6).
 var (
 	interruptedPhrases = []string{
 		"the user doesn't want to proceed with this tool use",
@@ -31,14 +33,14 @@ var (
 )
 
 // classify gives the denial class of one tool_result, in the order of
-// protocol.md §6: stream_closed, interrupted, user_denied, host_error,
+// docs/protocol.md §6: stream_closed, interrupted, user_denied, host_error,
 // not_granted, deny_rule. permDenied says a system/permission_denied named
 // this call; userDenied that the host answered deny (MarkUserDenied, or the
 // CLI's meta source "user_reject"). The host's deny message is free text, so
 // it is trusted over the phrase tables but not over stream closed or an
 // interrupt (a deny with interrupt:true reads as interrupted). Non-failed
 // results are never denials, except the exact stream-closed forms, which
-// the protocol says not to gate on is_error.
+// the protocol says not to gate on is_error (docs/protocol.md §5).
 func classify(text string, isErr, permDenied, userDenied bool) (Class, bool) {
 	lower := strings.ToLower(text)
 	if !isErr {
@@ -83,23 +85,54 @@ func containsAny(s string, subs []string) bool {
 	return false
 }
 
-// grantDir is the folder whose grant would let the call run: the parent of
-// file_path / notebook_path, or path itself (Glob, Grep, LS), absolute and
-// cleaned, when it lies outside cwd and every added directory. Only what
-// system/init said counts; the disk is never looked at. A relative path is
-// taken against cwd. Bash gets none: a folder grant does not help a shell.
-func grantDir(tool string, input []byte, cwd string, addDirs []string) string {
-	if tool == "Bash" || len(input) == 0 {
+// TouchedPath is the path a tool call reads or changes, as its input names
+// it (not resolved): file_path (Read, Write, Edit, MultiEdit), else
+// notebook_path (NotebookEdit), else path (Glob, Grep, LS). file says it
+// names a file, whose folder is what a folder grant names; path names the
+// folder itself. Keys match exactly and the last of duplicate keys wins, as
+// in the CLI's JSON.parse, so the path shown is the one the tool uses. It
+// is "" when the input names none (Bash, WebFetch) or is not a JSON object.
+// The input is scanned in place: a huge Write costs no copy.
+func TouchedPath(input json.RawMessage) (path string, file bool) {
+	if len(input) == 0 {
+		return "", false
+	}
+	// Read only, and nothing below keeps a substring of it but the result,
+	// which is copied.
+	s := unsafe.String(unsafe.SliceData(input), len(input))
+	if i := skipSpace(s, 0); i >= len(s) || s[i] != '{' || !gjson.Valid(s) {
+		return "", false
+	}
+	var filePath, notebookPath, dirPath string
+	eachMember(s, func(key, raw string) {
+		switch key {
+		case "file_path":
+			filePath = str(raw) // "" unless a string
+		case "notebook_path":
+			notebookPath = str(raw)
+		case "path":
+			dirPath = str(raw)
+		}
+	})
+	switch {
+	case filePath != "":
+		return strings.Clone(filePath), true
+	case notebookPath != "":
+		return strings.Clone(notebookPath), true
+	}
+	return strings.Clone(dirPath), false
+}
+
+// grantDir is the folder whose grant would let the call run: the folder of
+// the path it touches (TouchedPath), absolute and cleaned, when it lies
+// outside cwd and every added directory. Only what system/init said counts;
+// the disk is never looked at. A relative path is taken against cwd. Bash
+// gets none: a folder grant does not help a shell.
+func grantDir(tool string, input json.RawMessage, cwd string, addDirs []string) string {
+	if tool == "Bash" {
 		return ""
 	}
-	var p string
-	isFile := true
-	for _, k := range []string{"file_path", "notebook_path", "path"} {
-		if v := gjson.GetBytes(input, k); v.Type == gjson.String && v.Str != "" {
-			p, isFile = v.Str, k != "path"
-			break
-		}
-	}
+	p, isFile := TouchedPath(input)
 	if p == "" {
 		return ""
 	}

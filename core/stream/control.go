@@ -7,7 +7,7 @@ import (
 )
 
 func (d *Decoder) controlRequest(l *line, ev Event) {
-	req := &ControlRequest{RequestID: l.requestID.Str, Raw: raw(l.request)}
+	req := &ControlRequest{RequestID: l.requestID.Str}
 	var c CanUseTool
 	l.request.ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
@@ -17,8 +17,6 @@ func (d *Decoder) controlRequest(l *line, ev Event) {
 			c.ToolName = v.Str
 		case "display_name":
 			c.DisplayName = v.Str
-		case "title":
-			c.Title = v.Str
 		case "input":
 			c.Input = raw(v)
 		case "description":
@@ -53,7 +51,7 @@ func (d *Decoder) controlRequest(l *line, ev Event) {
 		req.CanUseTool = &c
 		if c.ToolUseID != "" {
 			// Normally known from the assistant event already; fill gaps only.
-			if t, ok := d.Tool(c.ToolUseID); !ok || t.Name == "" || len(t.Input) == 0 {
+			if t, ok := d.tool(c.ToolUseID); !ok || t.Name == "" || len(t.Input) == 0 {
 				d.register(c.ToolUseID, c.ToolName, c.Input)
 			}
 		}
@@ -72,8 +70,6 @@ func (d *Decoder) controlResponse(l *line, ev Event) {
 			resp.RequestID = v.Str
 		case "error":
 			resp.Error = v.String()
-		case "response":
-			resp.Response = raw(v)
 		}
 		return true
 	})

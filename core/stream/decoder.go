@@ -21,9 +21,9 @@ type Options struct {
 
 // Decoder reads the CLI's stdout and returns one Event per content block or
 // line. It keeps the per-session tool registry and the per-turn state; only
-// MarkUserDenied and Tool may be called from other goroutines.
+// MarkUserDenied may be called from other goroutines.
 type Decoder struct {
-	lr  *LineReader
+	lr  *lineReader
 	opt Options
 	err error
 
@@ -57,7 +57,7 @@ type openBlock struct {
 // NewDecoder decodes the stream-json lines of r.
 func NewDecoder(r io.Reader, opt Options) *Decoder {
 	return &Decoder{
-		lr:         NewLineReader(r),
+		lr:         newLineReader(r),
 		opt:        opt,
 		streamed:   map[int]bool{},
 		open:       map[int]*openBlock{},
@@ -80,7 +80,7 @@ func (d *Decoder) Next() (Event, error) {
 		if d.err != nil {
 			return Event{}, d.err
 		}
-		s, err := d.lr.ReadLine()
+		s, err := d.lr.readLine()
 		if err != nil {
 			d.err = err
 			continue
@@ -107,7 +107,6 @@ func (d *Decoder) Next() (Event, error) {
 // otherwise keep the whole line alive as long as the event: only a text
 // block's text may share the line's memory.
 func (ev *Event) detach() {
-	ev.SessionID = strings.Clone(ev.SessionID)
 	if b := ev.Block; b != nil {
 		b.Type, b.MessageID = strings.Clone(b.Type), strings.Clone(b.MessageID)
 	}
@@ -124,8 +123,8 @@ func (d *Decoder) MarkUserDenied(toolUseID string) {
 	d.mu.Unlock()
 }
 
-// Tool returns the call registered for a tool_use_id. Safe for concurrent use.
-func (d *Decoder) Tool(id string) (ToolUse, bool) {
+// tool returns the call registered for a tool_use_id. Safe for concurrent use.
+func (d *Decoder) tool(id string) (ToolUse, bool) {
 	d.mu.RLock()
 	t, ok := d.tools[id]
 	d.mu.RUnlock()
@@ -170,14 +169,14 @@ type line struct {
 	message, event, request, requestID, response gjson.Result
 	apiMessageID, toolResultMeta                 gjson.Result
 
-	cwd, model, tools, permissionMode, addDirs, version, status gjson.Result
-	attempt, maxRetries, retryDelay, errorStatus, errorField    gjson.Result
-	toolName, toolUseID, decisionReason, decisionReasonType     gjson.Result
+	cwd, model, permissionMode, addDirs                      gjson.Result
+	attempt, maxRetries, retryDelay, errorStatus, errorField gjson.Result
+	toolUseID                                                gjson.Result
 
 	isAPIError, apiErrorStatus gjson.Result
 
-	isError, result, numTurns, cost, usage, permissionDenials gjson.Result
-	errors, terminalReason, resultIndex                       gjson.Result
+	isError, result, cost, usage, permissionDenials gjson.Result
+	errors, terminalReason                          gjson.Result
 }
 
 func (l *line) set(key, raw string) {
@@ -207,16 +206,10 @@ func (l *line) set(key, raw string) {
 		l.cwd = v
 	case "model":
 		l.model = v
-	case "tools":
-		l.tools = v
 	case "permissionMode":
 		l.permissionMode = v
 	case "additional_directories":
 		l.addDirs = v
-	case "claude_code_version":
-		l.version = v
-	case "status":
-		l.status = v
 	case "attempt":
 		l.attempt = v
 	case "max_retries":
@@ -227,14 +220,8 @@ func (l *line) set(key, raw string) {
 		l.errorStatus = v
 	case "error":
 		l.errorField = v
-	case "tool_name":
-		l.toolName = v
 	case "tool_use_id":
 		l.toolUseID = v
-	case "decision_reason":
-		l.decisionReason = v
-	case "decision_reason_type":
-		l.decisionReasonType = v
 	case "is_api_error_message":
 		l.isAPIError = v
 	case "api_error_status":
@@ -243,8 +230,6 @@ func (l *line) set(key, raw string) {
 		l.isError = v
 	case "result":
 		l.result = v
-	case "num_turns":
-		l.numTurns = v
 	case "total_cost_usd":
 		l.cost = v
 	case "usage":
@@ -255,8 +240,6 @@ func (l *line) set(key, raw string) {
 		l.errors = v
 	case "terminal_reason":
 		l.terminalReason = v
-	case "result_index":
-		l.resultIndex = v
 	}
 }
 
@@ -273,7 +256,6 @@ func (d *Decoder) decodeLine(s string) {
 	}
 	var l line
 	eachMember(s, l.set)
-	ev.SessionID = l.sessionID.Str
 	switch l.typ.Str {
 	case "system":
 		d.system(&l, ev)
@@ -294,7 +276,7 @@ func (d *Decoder) decodeLine(s string) {
 	case "control_response":
 		d.controlResponse(&l, ev)
 	default:
-		d.emit(ev) // KindUnknown
+		d.emit(ev) // kindUnknown
 	}
 }
 
@@ -308,7 +290,7 @@ func (d *Decoder) malformedLine(ev Event, s, why string) {
 		}
 	}
 	ev.Kind = KindMalformed
-	ev.Malformed = &Malformed{Err: why, Size: len(s)}
+	ev.Malformed = &Malformed{Err: why}
 	d.emit(ev)
 }
 
@@ -514,19 +496,15 @@ func (d *Decoder) system(l *line, ev Event) {
 	case "init":
 		ev.Kind = KindInit
 		ev.Init = &Init{
-			SessionID:             l.sessionID.Str,
-			CWD:                   l.cwd.Str,
-			Model:                 l.model.Str,
-			Tools:                 strs(l.tools),
-			PermissionMode:        l.permissionMode.Str,
-			AdditionalDirectories: strs(l.addDirs),
-			Version:               l.version.Str,
+			SessionID:      l.sessionID.Str,
+			Model:          l.model.Str,
+			PermissionMode: l.permissionMode.Str,
 		}
-		d.cwd, d.addDirs = ev.Init.CWD, ev.Init.AdditionalDirectories
+		d.cwd, d.addDirs = l.cwd.Str, strs(l.addDirs)
 		d.turn.reset() // every turn starts with an init
 	case "status":
 		ev.Kind = KindStatus
-		ev.Status = &Status{Status: l.status.Str, PermissionMode: l.permissionMode.Str}
+		ev.Status = &Status{PermissionMode: l.permissionMode.Str}
 	case "api_retry":
 		ev.Kind = KindAPIRetry
 		ev.APIRetry = &APIRetry{
@@ -537,16 +515,8 @@ func (d *Decoder) system(l *line, ev Event) {
 			Error:        l.errorField.String(),
 		}
 	case "permission_denied":
-		ev.Kind = KindPermissionDenied
-		pd := &PermissionDenied{
-			ToolName:           l.toolName.Str,
-			ToolUseID:          l.toolUseID.Str,
-			Message:            l.message.String(),
-			DecisionReason:     reasonText(l.decisionReason),
-			DecisionReasonType: l.decisionReasonType.Str,
-		}
-		ev.PermissionDenied = pd
-		d.turn.permDenied(pd)
+		ev.Kind = kindPermissionDenied
+		d.turn.permDenied(l.toolUseID.Str)
 	}
 	d.emit(ev)
 }

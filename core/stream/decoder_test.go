@@ -1,10 +1,10 @@
 package stream
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -30,7 +30,7 @@ func TestDecoderMultiBlock(t *testing.T) {
 		kind Kind
 		line int
 	}{
-		{KindInit, 1}, {KindUnknown, 2}, {KindMalformed, 3},
+		{KindInit, 1}, {kindUnknown, 2}, {KindMalformed, 3},
 		{KindAssistant, 5}, {KindAssistant, 5}, {KindAssistant, 5},
 		{KindToolResult, 6}, {KindToolResult, 6}, {KindInterruptMarker, 7},
 		{KindMalformed, 8}, {KindResult, 9}, {KindResult, 10},
@@ -43,11 +43,11 @@ func TestDecoderMultiBlock(t *testing.T) {
 			t.Errorf("event %d: kind %d line %d, want %d %d", i, evs[i].Kind, evs[i].Line, w.kind, w.line)
 		}
 	}
-	if d.MalformedLines() != 2 || evs[2].Malformed.Size != len("this is not json") || evs[2].Malformed.Err == "" {
+	if d.MalformedLines() != 2 || evs[2].Malformed.Err == "" {
 		t.Errorf("malformed: %d %+v", d.MalformedLines(), evs[2].Malformed)
 	}
-	if evs[1].SessionID != "s-1" {
-		t.Errorf("unknown event lost its session id")
+	if b := evs[3].Block; b.Type != "text" || b.Text != "Reading both." || b.MessageID != "msg_1" {
+		t.Errorf("text block: %+v", b)
 	}
 	if b := evs[4].Block; b.ToolUse == nil || b.ToolUse.Name != "Read" || string(b.ToolUse.Input) != `{"file_path":"/srv/far/a.txt"}` || b.MessageID != "msg_1" {
 		t.Errorf("tool block: %+v", b)
@@ -61,11 +61,11 @@ func TestDecoderMultiBlock(t *testing.T) {
 		t.Errorf("array-content stream closed: %+v", closed)
 	}
 	r := evs[10].Result
-	if r.CostUSD != 0.5 || r.NumTurns != 2 || r.Usage.InputTokens != 3 || r.Usage.OutputTokens != 7 || r.Text != "ok" || len(r.PermissionDenials) != 2 {
+	if r.CostUSD != 0.5 || r.Usage.InputTokens != 3 || r.Usage.OutputTokens != 7 || r.Text != "ok" {
 		t.Errorf("result: %+v", r)
 	}
 	tu := r.Turn
-	if tu.Text != "Reading both." || len(tu.ToolUses) != 2 {
+	if len(tu.ToolUses) != 2 {
 		t.Errorf("turn: %+v", tu)
 	}
 	if len(tu.Denials) != 2 ||
@@ -78,7 +78,7 @@ func TestDecoderMultiBlock(t *testing.T) {
 	}
 	// The last line has no '\n' and still counts; its turn starts empty.
 	r2 := evs[11].Result
-	if r2.Text != "second" || r2.ResultIndex != 1 || len(r2.Turn.ToolUses) != 0 || len(r2.Turn.Denials) != 0 || r2.Turn.Text != "" {
+	if r2.Text != "second" || len(r2.Turn.ToolUses) != 0 || len(r2.Turn.Denials) != 0 {
 		t.Errorf("second result: %+v %+v", r2, r2.Turn)
 	}
 }
@@ -94,9 +94,8 @@ func TestDecoderDenyRuleHostErrorUserDenied(t *testing.T) {
 				d.MarkUserDenied("t3") // as the app does when it answered deny
 			}
 		})
-		pd := kinds(evs, KindPermissionDenied)[0].PermissionDenied
-		if pd.DecisionReason != "deny rule Bash(touch:*)" || pd.DecisionReasonType != "subcommandResults" {
-			t.Errorf("permission_denied: %+v", pd)
+		if pd := kinds(evs, kindPermissionDenied); len(pd) != 1 {
+			t.Errorf("%d permission_denied events, want 1", len(pd))
 		}
 		c := req.CanUseTool
 		if c.DecisionReason != "Path is outside allowed working directories" || c.SuggestedRule() != "" ||
@@ -117,7 +116,7 @@ func TestDecoderDenyRuleHostErrorUserDenied(t *testing.T) {
 			t.Fatalf("marked=%v: denials %+v", marked, dn)
 		}
 		for i, w := range want {
-			if dn[i].Class != w.class || dn[i].Tool != w.tool || dn[i].ToolUseID != w.id || dn[i].Dir != w.dir || dn[i].Text == "" {
+			if dn[i].Class != w.class || dn[i].Tool != w.tool || dn[i].ToolUseID != w.id || dn[i].Dir != w.dir {
 				t.Errorf("marked=%v denial %d: %+v, want %+v", marked, i, dn[i], w)
 			}
 		}
@@ -138,8 +137,9 @@ func TestDecoderPhraseDetection(t *testing.T) {
 		if on && (len(dn) != 1 || dn[0].Class != Phrase || dn[0].Tool != "Read" || dn[0].Dir != "/srv/secret" || !dn[0].Class.Grantable()) {
 			t.Errorf("detection on: %+v", dn)
 		}
-		// The orphan turn (no result) was dropped at the next init.
-		if t2 := rs[1].Turn; t2.Text != "Fine." || len(t2.ToolUses) != 0 || len(t2.Denials) != 0 {
+		// The orphan turn (no result) was dropped at the next init: its call
+		// and, with detection on, its permission phrase.
+		if t2 := rs[1].Turn; len(t2.ToolUses) != 0 || len(t2.Denials) != 0 {
 			t.Errorf("turn after orphan: %+v", t2)
 		}
 	}
@@ -150,10 +150,10 @@ func TestDecoderKeyOrderAndNoPrefixMatch(t *testing.T) {
 		`{"type" : "system" , "subtype" : "status" , "status" : null , "permissionMode" : "acceptEdits"}` + "\n"
 	d := NewDecoder(strings.NewReader(in), Options{})
 	evs := decodeAll(t, d, nil)
-	if len(evs) != 2 || evs[0].Kind != KindUserText || evs[0].Text != `{"type":"result"}` {
+	if len(evs) != 2 || evs[0].Kind != kindUserText {
 		t.Fatalf("%+v", evs)
 	}
-	if s := evs[1].Status; evs[1].Kind != KindStatus || s.Status != "" || s.PermissionMode != "acceptEdits" {
+	if s := evs[1].Status; evs[1].Kind != KindStatus || s.PermissionMode != "acceptEdits" {
 		t.Errorf("status: %+v", s)
 	}
 }
@@ -171,7 +171,7 @@ func TestDecoderControl(t *testing.T) {
 	if len(evs) != 5 {
 		t.Fatalf("%d events", len(evs))
 	}
-	if r := evs[0].Request; r.Subtype != "hook_callback" || r.CanUseTool != nil || !strings.Contains(string(r.Raw), `"callback_id":"hook_0"`) {
+	if r := evs[0].Request; r.Subtype != "hook_callback" || r.CanUseTool != nil || r.RequestID != "h1" {
 		t.Errorf("hook: %+v", r)
 	}
 	c := evs[1].Request.CanUseTool
@@ -182,7 +182,7 @@ func TestDecoderControl(t *testing.T) {
 	if len(qs) != 1 || qs[0].Question != "Which color?" || len(qs[0].Options) != 2 || qs[0].Options[0].Label != "Blue" {
 		t.Errorf("questions: %+v", qs)
 	}
-	if tu, ok := d.Tool("tq"); !ok || tu.Name != "AskUserQuestion" {
+	if tu, ok := d.tool("tq"); !ok || tu.Name != "AskUserQuestion" {
 		t.Errorf("can_use_tool alone should register the call: %+v", tu)
 	}
 	if evs[2].Kind != KindControlCancel || evs[2].RequestID != "q1" {
@@ -191,52 +191,102 @@ func TestDecoderControl(t *testing.T) {
 	if r := evs[3].Response; r.Subtype != "error" || r.Error != "nope" || r.RequestID != "req_1" {
 		t.Errorf("error response: %+v", r)
 	}
-	if r := evs[4].Response; r.Subtype != "success" || string(r.Response) != `{"still_queued":[]}` {
+	if r := evs[4].Response; r.Subtype != "success" || r.RequestID != "req_int" {
 		t.Errorf("success response: %+v", r)
 	}
 }
 
-// MarkUserDenied and Tool are called from the app's goroutines while Next
+// MarkUserDenied and tool are called from the app's goroutines while Next
 // runs; -race checks them.
+// TestDecoderConcurrentMarks: the app marks denials and looks calls up in
+// the registry from its own goroutine while the decoder registers the next
+// calls. Each step is ordered by channels, never by timing: the mark of a
+// call happens after the decoder returned its tool_use and before its
+// tool_result is written, as in the app (it answers deny before the CLI
+// reports the result), while the decoder is already reading the next call.
+// So the outcome is fixed, and -race sees the overlapping accesses.
 func TestDecoderConcurrentMarks(t *testing.T) {
+	const n = 200
+	id := func(i int) string { return fmt.Sprintf("t%d", i) }
+	use := func(i int) string {
+		return `{"type":"assistant","message":{"id":"m` + id(i) + `","content":[{"type":"tool_use","id":"` + id(i) + `","name":"Bash","input":{}}]}}` + "\n"
+	}
+	result := func(i int) string {
+		return `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"` + id(i) + `","is_error":true,"content":"no"}]}}` + "\n"
+	}
 	pr, pw := io.Pipe()
 	d := NewDecoder(pr, Options{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for i := 0; i < 200; i++ {
-			d.MarkUserDenied("t")
-			d.Tool("t")
+	seen := make(chan int, n)   // the decoder returned call i's tool_use
+	marked := make(chan int, n) // the app is done with call i
+	errs := make(chan string, 2*n)
+
+	go func() { // the app: deny every even call, look every call up
+		for i := range seen {
+			if i%2 == 0 {
+				d.MarkUserDenied(id(i))
+			}
+			if tu, ok := d.tool(id(i)); !ok || tu.Name != "Bash" {
+				errs <- fmt.Sprintf("Tool(%s) = %+v, %v after its tool_use was decoded", id(i), tu, ok)
+			}
+			marked <- i
 		}
+		close(marked)
 	}()
-	go func() {
-		for i := 0; i < 100; i++ {
-			io.WriteString(pw, `{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Bash","input":{}}]}}`+"\n")
+	go func() { // the CLI: call i+1 goes out while call i is being answered
+		io.WriteString(pw, use(0))
+		for i := 0; i < n; i++ {
+			if i+1 < n {
+				io.WriteString(pw, use(i+1))
+			}
+			if got := <-marked; got != i {
+				errs <- fmt.Sprintf("answered %d, want %d", got, i)
+			}
+			io.WriteString(pw, result(i))
 		}
-		wg.Wait() // the app answered deny before the CLI reports the result
-		io.WriteString(pw, `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","is_error":true,"content":"no"}]}}`+"\n")
 		pw.Close()
 	}()
-	var last *ToolResult
+
+	denied := map[string]Class{}
+	results := 0
 	for {
 		ev, err := d.Next()
 		if err != nil {
 			break
 		}
-		if ev.Kind == KindToolResult {
-			last = ev.ToolResult
+		switch ev.Kind {
+		case KindAssistant:
+			var i int
+			fmt.Sscanf(ev.Block.ToolUse.ID, "t%d", &i)
+			seen <- i
+		case KindToolResult:
+			results++
+			if dn := ev.ToolResult.Denial; dn != nil {
+				denied[dn.ToolUseID] = dn.Class
+			}
 		}
 	}
-	wg.Wait()
-	if last == nil || last.Denial == nil || last.Denial.Class != UserDenied {
-		t.Errorf("last: %+v", last)
+	close(seen)
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if results != n {
+		t.Errorf("%d tool results, want %d", results, n)
+	}
+	for i := 0; i < n; i++ {
+		want := Class("")
+		if i%2 == 0 {
+			want = UserDenied
+		}
+		if got := denied[id(i)]; got != want {
+			t.Errorf("%s: class %q, want %q", id(i), got, want)
+		}
 	}
 }
 
 func TestDecoderReaderError(t *testing.T) {
 	d := NewDecoder(io.MultiReader(strings.NewReader(`{"type":"x"}`+"\n"), errReader{}), Options{})
-	if ev, err := d.Next(); err != nil || ev.Kind != KindUnknown {
+	if ev, err := d.Next(); err != nil || ev.Kind != kindUnknown {
 		t.Fatalf("%+v %v", ev, err)
 	}
 	if _, err := d.Next(); err != errBoom {
@@ -271,7 +321,7 @@ func TestBlockIndexStreamed(t *testing.T) {
 	if len(bl) != 3 || !bl[0].Block.Streamed || bl[1].Block.Streamed || bl[1].Block.Text != "hmm" || bl[2].Block.Streamed {
 		t.Errorf("blocks: %+v %+v %+v", bl[0].Block, bl[1].Block, bl[2].Block)
 	}
-	if evs[len(evs)-1].Kind != KindUnknown {
+	if evs[len(evs)-1].Kind != kindUnknown {
 		t.Errorf("ping: %+v", evs[len(evs)-1])
 	}
 }

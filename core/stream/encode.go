@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 )
 
-// Encoders for every line Latch writes on the CLI's stdin (protocol.md §4).
+// Encoders for every line Latch writes on the CLI's stdin (docs/protocol.md §4).
 // Each returns one complete JSON line ending in '\n'. Raw JSON arguments are
 // compacted, so a caller's pretty-printed input cannot break the line.
 
@@ -43,11 +43,6 @@ type subtypeOnly struct {
 	Subtype string `json:"subtype"`
 }
 
-type setModeRequest struct {
-	Subtype string `json:"subtype"`
-	Mode    string `json:"mode"`
-}
-
 type allowAnswer struct {
 	Behavior           string            `json:"behavior"`
 	UpdatedInput       json.RawMessage   `json:"updatedInput,omitempty"`
@@ -77,20 +72,9 @@ func UserMessage(text string) []byte {
 	return line1(userLine{Type: "user", Message: userMessage{Role: "user", Content: text}})
 }
 
-// Initialize asks the CLI for its command/model lists.
-func Initialize(requestID string) []byte {
-	return line1(controlRequestLine{Type: "control_request", RequestID: requestID, Request: subtypeOnly{"initialize"}})
-}
-
 // Interrupt stops the running turn; the process stays usable.
 func Interrupt(requestID string) []byte {
 	return line1(controlRequestLine{Type: "control_request", RequestID: requestID, Request: subtypeOnly{"interrupt"}})
-}
-
-// SetPermissionMode switches the session's permission mode.
-func SetPermissionMode(requestID, mode string) []byte {
-	return line1(controlRequestLine{Type: "control_request", RequestID: requestID,
-		Request: setModeRequest{Subtype: "set_permission_mode", Mode: mode}})
 }
 
 // Allow answers a can_use_tool with allow. updatedInput is the original or
@@ -111,7 +95,7 @@ func Allow(requestID string, updatedInput json.RawMessage, updatedPermissions []
 			a.UpdatedPermissions = append(a.UpdatedPermissions, p)
 		}
 	}
-	return Success(requestID, a)
+	return success(requestID, a)
 }
 
 // Deny answers a can_use_tool with deny. The CLI rejects an empty message as
@@ -121,7 +105,7 @@ func Deny(requestID, message string, interrupt bool) []byte {
 	if message == "" {
 		message = "Denied."
 	}
-	return Success(requestID, denyAnswer{Behavior: "deny", Message: message, Interrupt: interrupt})
+	return success(requestID, denyAnswer{Behavior: "deny", Message: message, Interrupt: interrupt})
 }
 
 // ErrorAnswer answers any CLI request with the error envelope, so the CLI
@@ -135,16 +119,9 @@ func ErrorAnswer(requestID, msg string) []byte {
 		Response: responseBody{Subtype: "error", RequestID: requestID, Error: msg}})
 }
 
-// Success answers a CLI request with response, a value that marshals to a
-// JSON object (for example {"continue":true} for a hook_callback). A
-// json.RawMessage that is not valid JSON is sent as {}.
-func Success(requestID string, response any) []byte {
-	if r, ok := response.(json.RawMessage); ok && !json.Valid(r) {
-		response = json.RawMessage("{}")
-	}
-	if response == nil {
-		response = json.RawMessage("{}")
-	}
+// success answers a CLI request with response, a value that marshals to a
+// JSON object.
+func success(requestID string, response any) []byte {
 	return line1(controlResponseLine{Type: "control_response",
 		Response: responseBody{Subtype: "success", RequestID: requestID, Response: response}})
 }

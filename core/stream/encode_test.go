@@ -15,12 +15,8 @@ func TestEncoders(t *testing.T) {
 	}{
 		{"user", UserMessage("create a file <please> & \"now\"\nok"),
 			`{"type":"user","session_id":"","parent_tool_use_id":null,"message":{"role":"user","content":"create a file <please> & \"now\"\nok"}}`},
-		{"initialize", Initialize("req_init_1"),
-			`{"type":"control_request","request_id":"req_init_1","request":{"subtype":"initialize"}}`},
 		{"interrupt", Interrupt("req_int_1"),
 			`{"type":"control_request","request_id":"req_int_1","request":{"subtype":"interrupt"}}`},
-		{"set mode", SetPermissionMode("req_mode_1", "acceptEdits"),
-			`{"type":"control_request","request_id":"req_mode_1","request":{"subtype":"set_permission_mode","mode":"acceptEdits"}}`},
 		{"allow", Allow("r1", json.RawMessage("{\n  \"command\": \"touch x\"\n}"), nil),
 			`{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{"behavior":"allow","updatedInput":{"command":"touch x"}}}}`},
 		{"allow nil input", Allow("r1", nil, []json.RawMessage{}),
@@ -39,10 +35,6 @@ func TestEncoders(t *testing.T) {
 			`{"type":"control_response","response":{"subtype":"error","request_id":"r4","error":"host failed"}}`},
 		{"error empty", ErrorAnswer("r4", ""),
 			`{"type":"control_response","response":{"subtype":"error","request_id":"r4","error":"unsupported request"}}`},
-		{"hook", Success("h1", map[string]bool{"continue": true}),
-			`{"type":"control_response","response":{"subtype":"success","request_id":"h1","response":{"continue":true}}}`},
-		{"success nil", Success("h1", nil),
-			`{"type":"control_response","response":{"subtype":"success","request_id":"h1","response":{}}}`},
 	}
 	for _, c := range cases {
 		if string(c.got) != c.want+"\n" {
@@ -56,10 +48,11 @@ func TestEncoders(t *testing.T) {
 
 // What Latch writes must read back as the decoder's own request types.
 func TestEncodersRoundTrip(t *testing.T) {
-	in := append(Initialize("a"), Interrupt("b")...)
+	in := append(Interrupt("a"), ApplyFlagSettings("b", FlagPermissions{Allow: []string{"Bash(ls)"}})...)
 	d := NewDecoder(bytes.NewReader(in), Options{})
 	evs := decodeAll(t, d, nil)
-	if len(evs) != 2 || evs[0].Request.Subtype != "initialize" || evs[1].Request.RequestID != "b" {
+	if len(evs) != 2 || evs[0].Request.Subtype != "interrupt" || evs[0].Request.RequestID != "a" ||
+		evs[1].Request.Subtype != "apply_flag_settings" || evs[1].Request.RequestID != "b" {
 		t.Errorf("%+v", evs)
 	}
 }

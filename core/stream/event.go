@@ -10,27 +10,27 @@ import "encoding/json"
 type Kind int
 
 const (
-	KindUnknown   Kind = iota // a well-formed line (or stream_event / content block) of a type Latch does not know; ignored
+	kindUnknown   Kind = iota // a well-formed line (or stream_event / content block) of a type Latch does not know; ignored
 	KindMalformed             // a line that is not JSON; Event.Malformed is set
 
 	KindInit             // system/init; Event.Init
 	KindStatus           // system/status; Event.Status
 	KindAPIRetry         // system/api_retry; Event.APIRetry
-	KindPermissionDenied // system/permission_denied; Event.PermissionDenied
+	kindPermissionDenied // system/permission_denied; it counts for the turn's denials
 
-	KindMessageStart // stream_event message_start; Event.Delta (MessageID only)
+	kindMessageStart // stream_event message_start; Event.Delta (MessageID only)
 	KindBlockStart   // stream_event content_block_start; Event.Delta (Index, BlockType, ToolUseID, ToolName)
 	KindTextDelta    // stream_event text_delta; Event.Delta.Text
 	KindThinkingDelta
-	KindToolInputDelta // stream_event input_json_delta; Event.Delta.PartialJSON
-	KindBlockStop
-	KindMessageDelta // stream_event message_delta; Event.Delta.StopReason
-	KindMessageStop
+	kindToolInputDelta // stream_event input_json_delta; the input reaches the registry
+	kindBlockStop
+	kindMessageDelta // stream_event message_delta
+	kindMessageStop
 
 	KindAssistant // one assistant content block; Event.Block
 	KindToolResult
-	KindInterruptMarker // "[Request interrupted by user…]"; Event.Text
-	KindUserText        // other user text (replays); Event.Text
+	KindInterruptMarker // "[Request interrupted by user…]"
+	kindUserText        // other user text (replays)
 
 	KindResult // end of a turn; Event.Result (with Result.Turn filled)
 
@@ -39,43 +39,39 @@ const (
 	KindControlResponse
 )
 
-// Event is one line of the CLI's stdout, decoded. Exactly the field named by
-// Kind is set (plus SessionID where the line carries one).
+// Event is one line of the CLI's stdout, decoded. At most the field named
+// by Kind is set; a kind without a field carries nothing Latch uses.
 type Event struct {
-	Kind      Kind
-	Line      int // 1-based line number in the stream
-	SessionID string
+	Kind Kind
+	Line int // 1-based line number in the stream
 
-	Init             *Init
-	Status           *Status
-	APIRetry         *APIRetry
-	PermissionDenied *PermissionDenied
-	Delta            *Delta
-	Block            *Block
-	ToolResult       *ToolResult
-	Text             string
-	Result           *Result
-	Request          *ControlRequest
-	Response         *ControlResponse
-	RequestID        string // KindControlCancel
-	Malformed        *Malformed
+	Init       *Init
+	Status     *Status
+	APIRetry   *APIRetry
+	Delta      *Delta
+	Block      *Block
+	ToolResult *ToolResult
+	Result     *Result
+	Request    *ControlRequest
+	Response   *ControlResponse
+	RequestID  string // KindControlCancel
+	Malformed  *Malformed
 }
 
+// Init is a system/init line. Its cwd and additional_directories are kept
+// by the Decoder, which judges paths by them (Denial.Dir).
 type Init struct {
-	SessionID             string
-	CWD                   string
-	Model                 string
-	Tools                 []string
-	PermissionMode        string
-	AdditionalDirectories []string
-	Version               string // claude_code_version
-}
-
-type Status struct {
-	Status         string // "requesting" or ""
+	SessionID      string
+	Model          string
 	PermissionMode string
 }
 
+// Status is a system/status line.
+type Status struct {
+	PermissionMode string
+}
+
+// APIRetry is a system/api_retry line.
 type APIRetry struct {
 	Attempt      int
 	MaxRetries   int
@@ -84,24 +80,14 @@ type APIRetry struct {
 	Error        string
 }
 
-type PermissionDenied struct {
-	ToolName           string
-	ToolUseID          string
-	Message            string
-	DecisionReason     string
-	DecisionReasonType string
-}
-
 // Delta is a stream_event (partial mode only).
 type Delta struct {
-	MessageID   string
-	Index       int
-	BlockType   string // "text", "thinking", "tool_use" (content_block_start)
-	ToolUseID   string // content_block_start of a tool_use
-	ToolName    string
-	Text        string // text_delta / thinking_delta
-	PartialJSON string // input_json_delta
-	StopReason  string // message_delta
+	MessageID string
+	Index     int
+	BlockType string // "text", "thinking", "tool_use" (content_block_start)
+	ToolUseID string // content_block_start of a tool_use
+	ToolName  string
+	Text      string // text_delta / thinking_delta
 }
 
 // Block is one assistant content block.
@@ -114,8 +100,7 @@ type Block struct {
 	Streamed bool
 	ToolUse  *ToolUse // Type == "tool_use"
 	// APIError is set on the CLI's synthetic "API Error: …" message.
-	APIError       bool
-	APIErrorStatus int
+	APIError bool
 }
 
 // ToolUse is one tool call, as known from content_block_start +
@@ -136,7 +121,7 @@ type ToolResult struct {
 	Denial    *Denial // nil unless this failure is a permission denial
 }
 
-// Class is the kind of permission denial (see protocol.md §6).
+// Class is the kind of permission denial (see docs/protocol.md §6).
 type Class string
 
 const (
@@ -166,27 +151,24 @@ type Denial struct {
 	Input     json.RawMessage
 	// Dir is the absolute, cleaned folder whose grant would let the call run,
 	// or "" when a folder grant does not help (Bash, paths inside the cwd).
-	Dir  string
-	Text string // the CLI's words
+	Dir string
 }
 
 // Result is the end of one turn.
 type Result struct {
-	Subtype           string
-	IsError           bool
-	Text              string // "result"
-	SessionID         string
-	NumTurns          int
-	CostUSD           float64
-	Usage             Usage
-	PermissionDenials []PermissionDenialEntry
-	Errors            []string
-	TerminalReason    string
-	APIErrorStatus    int // 0 when null
-	ResultIndex       int
-	Turn              *Turn // what the Decoder gathered over the turn
+	Subtype        string
+	IsError        bool
+	Text           string // "result"
+	SessionID      string
+	CostUSD        float64
+	Usage          Usage
+	Errors         []string
+	TerminalReason string
+	APIErrorStatus int   // 0 when null
+	Turn           *Turn // what the Decoder gathered over the turn
 }
 
+// Usage is a result's token counts.
 type Usage struct {
 	InputTokens              int
 	OutputTokens             int
@@ -194,17 +176,10 @@ type Usage struct {
 	CacheReadInputTokens     int
 }
 
-type PermissionDenialEntry struct {
-	ToolName  string
-	ToolUseID string
-	ToolInput json.RawMessage
-}
-
 // Turn is what one turn did, gathered by the Decoder up to its result.
 type Turn struct {
 	ToolUses []ToolUse
 	Denials  []Denial // every denial of the turn, in call order, one per tool_use_id
-	Text     string   // the assistant's text blocks of the turn, joined with "\n"
 }
 
 // Grantable returns the denials that a grant and a retry could fix.
@@ -223,14 +198,12 @@ type ControlRequest struct {
 	RequestID  string
 	Subtype    string      // "can_use_tool", "hook_callback", "mcp_message", "elicitation", …
 	CanUseTool *CanUseTool // Subtype == "can_use_tool"
-	Raw        json.RawMessage
 }
 
 // CanUseTool asks the host to approve one tool call.
 type CanUseTool struct {
 	ToolName                string
 	DisplayName             string
-	Title                   string
 	Input                   json.RawMessage
 	Description             string
 	Suggestions             []json.RawMessage // permission_suggestions, verbatim; only the chosen rule goes back
@@ -245,14 +218,14 @@ type CanUseTool struct {
 	AgentID                 string // agent_id: a subagent asks
 }
 
+// ControlResponse is the CLI's answer to a request of Latch's.
 type ControlResponse struct {
 	RequestID string
 	Subtype   string // "success" or "error"
 	Error     string
-	Response  json.RawMessage
 }
 
+// Malformed is a line that is not a JSON object.
 type Malformed struct {
-	Err  string
-	Size int
+	Err string
 }

@@ -97,6 +97,26 @@ func turnsOf(evs []Event) []*Result {
 	return rs
 }
 
+// turnTexts is the assistant text of each turn up to its result (the text
+// blocks joined with "\n"); an init starts a turn afresh, as in the Decoder.
+func turnTexts(evs []Event) []string {
+	var out, cur []string
+	for _, ev := range evs {
+		switch ev.Kind {
+		case KindInit:
+			cur = nil
+		case KindAssistant:
+			if ev.Block.Type == "text" {
+				cur = append(cur, ev.Block.Text)
+			}
+		case KindResult:
+			out = append(out, strings.Join(cur, "\n"))
+			cur = nil
+		}
+	}
+	return out
+}
+
 func kinds(evs []Event, k Kind) []Event {
 	var out []Event
 	for _, ev := range evs {
@@ -125,7 +145,7 @@ type wantTurn struct {
 	denials []wantDenial
 }
 
-func checkTurn(t *testing.T, i int, r *Result, w wantTurn) {
+func checkTurn(t *testing.T, i int, r *Result, text string, w wantTurn) {
 	t.Helper()
 	if w.session != "" && r.SessionID != w.session {
 		t.Errorf("turn %d: session %q, want %q", i, r.SessionID, w.session)
@@ -153,8 +173,8 @@ func checkTurn(t *testing.T, i int, r *Result, w wantTurn) {
 			}
 		}
 	}
-	if tu.Text != w.text {
-		t.Errorf("turn %d: text %.200q, want %.200q", i, tu.Text, w.text)
+	if text != w.text {
+		t.Errorf("turn %d: text %.200q, want %.200q", i, text, w.text)
 	}
 	if len(tu.Denials) != len(w.denials) {
 		t.Fatalf("turn %d: %d denials %+v, want %d", i, len(tu.Denials), tu.Denials, len(w.denials))
@@ -268,15 +288,12 @@ func TestFixtures(t *testing.T) {
 			if n := d.MalformedLines(); n != 0 {
 				t.Errorf("%d malformed lines", n)
 			}
-			rs := turnsOf(evs)
+			rs, texts := turnsOf(evs), turnTexts(evs)
 			if len(rs) != len(c.turns) {
 				t.Fatalf("%d turns, want %d", len(rs), len(c.turns))
 			}
 			for i, w := range c.turns {
-				checkTurn(t, i, rs[i], w)
-				if rs[i].ResultIndex != 0 && rs[i].ResultIndex != i {
-					t.Errorf("turn %d: result_index %d", i, rs[i].ResultIndex)
-				}
+				checkTurn(t, i, rs[i], texts[i], w)
 			}
 			// Every tool_result is tied to its tool through the registry.
 			for _, ev := range kinds(evs, KindToolResult) {
@@ -352,7 +369,7 @@ func TestFixtureToolFromDeltas(t *testing.T) {
 	}
 	d := NewDecoder(bytes.NewReader(bytes.Join(kept, []byte("\n"))), Options{})
 	evs := decodeAll(t, d, nil)
-	tu, ok := d.Tool("toolu_fakede8b84a0562e446ca9f1")
+	tu, ok := d.tool("toolu_fakede8b84a0562e446ca9f1")
 	if !ok || tu.Name != "Bash" {
 		t.Fatalf("registry: %+v %v", tu, ok)
 	}
@@ -368,7 +385,7 @@ func TestFixtureToolFromDeltas(t *testing.T) {
 	if len(starts) != 3 || starts[1].Delta.ToolUseID != "toolu_fakede8b84a0562e446ca9f1" || starts[1].Delta.Index != 1 {
 		t.Errorf("block starts: %+v", starts)
 	}
-	if pd := kinds(evs, KindPermissionDenied); len(pd) != 1 || pd[0].PermissionDenied.ToolName != "Bash" {
+	if pd := kinds(evs, kindPermissionDenied); len(pd) != 1 {
 		t.Errorf("permission_denied events: %+v", pd)
 	}
 }
@@ -423,7 +440,7 @@ func TestFixtureLiveRequests(t *testing.T) {
 				if r.CanUseTool.ToolUseID != want {
 					t.Errorf("request %s: tool_use_id %s, want %s", r.RequestID, r.CanUseTool.ToolUseID, want)
 				}
-				if tu, ok := d.Tool(want); !ok || tu.Name != r.CanUseTool.ToolName {
+				if tu, ok := d.tool(want); !ok || tu.Name != r.CanUseTool.ToolName {
 					t.Errorf("request %s not linked to a registered call: %+v", r.RequestID, tu)
 				}
 			}
@@ -472,7 +489,7 @@ func TestFixtureAPIError(t *testing.T) {
 		t.Errorf("retries: %+v", retries)
 	}
 	bl := kinds(evs, KindAssistant)
-	if len(bl) != 1 || !bl[0].Block.APIError || bl[0].Block.APIErrorStatus != 500 {
+	if len(bl) != 1 || !bl[0].Block.APIError {
 		t.Errorf("assistant: %+v", bl)
 	}
 	r := turnsOf(evs)[0]
@@ -488,7 +505,7 @@ func TestFixtureHugeTextLine(t *testing.T) {
 	if len(rs) != 1 || d.MalformedLines() != 0 {
 		t.Fatalf("%d turns, %d malformed", len(rs), d.MalformedLines())
 	}
-	if n := len(rs[0].Turn.Text); n != 1_000_000 {
+	if n := len(turnTexts(evs)[0]); n != 1_000_000 {
 		t.Errorf("text length %d, want 1000000", n)
 	}
 	if len(rs[0].Text) != 1_000_000 || len(rs[0].Turn.ToolUses) != 0 || len(rs[0].Turn.Denials) != 0 {
@@ -503,8 +520,10 @@ func TestFixtureInit(t *testing.T) {
 		t.Fatalf("%d inits", len(inits))
 	}
 	in := inits[0].Init
-	if in.CWD != "/home/dev/proj" || in.SessionID != "c84b5a51-2f88-48d5-ac47-ad4353db49c6" || in.Version != "2.1.328" ||
-		in.PermissionMode != "default" || in.Model != "claude-opus-5-5" || len(in.Tools) < 5 || in.AdditionalDirectories == nil && false {
+	if in.SessionID != "c84b5a51-2f88-48d5-ac47-ad4353db49c6" || in.PermissionMode != "default" || in.Model != "claude-opus-5-5" {
 		t.Errorf("init: %+v", in)
+	}
+	if d.cwd != "/home/dev/proj" || d.addDirs != nil {
+		t.Errorf("the decoder judges paths by cwd %q and added folders %q", d.cwd, d.addDirs)
 	}
 }

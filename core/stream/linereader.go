@@ -33,23 +33,23 @@ func collectAfter(n int) {
 	}
 }
 
-// LineReader splits a stream into '\n'-terminated lines of any length.
+// lineReader splits a stream into '\n'-terminated lines of any length.
 // A long line costs about twice its size while it is read (fragments plus
 // the final string), never a fixed cap like bufio.Scanner.
-type LineReader struct {
+type lineReader struct {
 	br    *bufio.Reader
 	frags [][]byte
 }
 
-// NewLineReader reads lines from r.
-func NewLineReader(r io.Reader) *LineReader {
-	return &LineReader{br: bufio.NewReaderSize(r, readerBufSize)}
+// newLineReader reads lines from r.
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, readerBufSize)}
 }
 
 // ReadLine returns the next line without its "\n" (or "\r\n"). A final line
 // without '\n' is still returned; io.EOF comes after it. Other read errors
 // are returned as they are.
-func (l *LineReader) ReadLine() (string, error) {
+func (l *lineReader) readLine() (string, error) {
 	b, err := l.br.ReadSlice('\n')
 	if err == nil {
 		return string(trimEOL(b)), nil
@@ -65,7 +65,7 @@ func (l *LineReader) ReadLine() (string, error) {
 
 // readLong gathers a line that does not fit the bufio buffer. first is a
 // view into that buffer and must be copied before the next read.
-func (l *LineReader) readLong(first []byte) (string, error) {
+func (l *lineReader) readLong(first []byte) (string, error) {
 	l.frags = append(l.frags[:0], append([]byte(nil), first...))
 	total := len(first)
 	var last []byte

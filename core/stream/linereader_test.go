@@ -12,10 +12,10 @@ import (
 
 func readAll(t testing.TB, r io.Reader) []string {
 	t.Helper()
-	lr := NewLineReader(r)
+	lr := newLineReader(r)
 	var out []string
 	for {
-		s, err := lr.ReadLine()
+		s, err := lr.readLine()
 		if err == io.EOF {
 			return out
 		}
@@ -60,8 +60,8 @@ func TestLineReader(t *testing.T) {
 }
 
 func TestLineReaderError(t *testing.T) {
-	lr := NewLineReader(iotest.TimeoutReader(strings.NewReader(strings.Repeat("z", readerBufSize*2))))
-	if _, err := lr.ReadLine(); err != iotest.ErrTimeout {
+	lr := newLineReader(iotest.TimeoutReader(strings.NewReader(strings.Repeat("z", readerBufSize*2))))
+	if _, err := lr.readLine(); err != iotest.ErrTimeout {
 		t.Errorf("err = %v, want timeout", err)
 	}
 }

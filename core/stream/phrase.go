@@ -25,7 +25,7 @@ var phraseTools = []string{
 // the first absolute path in it (the path itself, or its parent when the last
 // element has an extension, like "notes.txt"); a folder inside cwd or an
 // added directory is dropped. A hit that names neither gives nothing to
-// grant and is not reported. Text is the sentence holding the phrase.
+// grant and is not reported.
 func phraseDenial(text, cwd string, addDirs []string) (Denial, bool) {
 	lower := asciiLower(text)
 	at := -1
@@ -37,7 +37,7 @@ func phraseDenial(text, cwd string, addDirs []string) (Denial, bool) {
 	if at < 0 {
 		return Denial{}, false
 	}
-	dn := Denial{Class: Phrase, Tool: firstTool(text), Text: sentence(text, at)}
+	dn := Denial{Class: Phrase, Tool: firstTool(text)}
 	if p := firstAbsPath(text); p != "" {
 		p = filepath.Clean(p)
 		if ext := filepath.Ext(p); ext != "" && ext != filepath.Base(p) {
@@ -111,20 +111,4 @@ func firstAbsPath(text string) string {
 		}
 	}
 	return ""
-}
-
-// sentence returns the sentence (or line) around offset at, at most ~300 bytes.
-func sentence(text string, at int) string {
-	start := strings.LastIndexAny(text[:at], ".!?\n") + 1
-	end := len(text)
-	if i := strings.IndexAny(text[at:], ".!?\n"); i >= 0 {
-		end = at + i + 1
-	}
-	if start < at-150 {
-		start = at - 150
-	}
-	if end > at+150 {
-		end = at + 150
-	}
-	return strings.TrimSpace(strings.ToValidUTF8(text[start:end], ""))
 }

@@ -64,8 +64,7 @@ type Question struct {
 
 // QuestionOption is one choice of a Question.
 type QuestionOption struct {
-	Label       string `json:"label"`
-	Description string `json:"description"`
+	Label string `json:"label"`
 }
 
 // AskQuestions parses the input of an AskUserQuestion request; nil for

@@ -15,7 +15,7 @@ const interruptPrefix = "[Request interrupted by user"
 func (d *Decoder) user(l *line, ev Event) {
 	content := l.message.Get("content")
 	if content.Type == gjson.String {
-		ev.Kind, ev.Text = userTextKind(content.Str), content.Str
+		ev.Kind = userTextKind(content.Str)
 		d.emit(ev)
 		return
 	}
@@ -53,9 +53,9 @@ func (d *Decoder) user(l *line, ev Event) {
 			e.Kind = KindToolResult
 			e.ToolResult = d.toolResult(id.Str, contentText(body), isErr.Bool(), contains(rejected, id.Str))
 		case "text":
-			e.Kind, e.Text = userTextKind(text.Str), text.Str
+			e.Kind = userTextKind(text.Str)
 		default:
-			e.Kind = KindUnknown // images, …
+			e.Kind = kindUnknown // images, …
 		}
 		d.emit(e)
 		return true
@@ -66,7 +66,7 @@ func userTextKind(s string) Kind {
 	if strings.HasPrefix(s, interruptPrefix) {
 		return KindInterruptMarker
 	}
-	return KindUserText
+	return kindUserText
 }
 
 func contains(list []string, s string) bool {
@@ -98,9 +98,9 @@ func contentText(c gjson.Result) string {
 }
 
 func (d *Decoder) toolResult(id, text string, isErr, rejected bool) *ToolResult {
-	t, _ := d.Tool(id)
+	t, _ := d.tool(id)
 	tr := &ToolResult{ToolUseID: id, Tool: t.Name, Input: t.Input, Text: text, IsError: isErr}
-	_, permDenied := d.turn.permDeniedFor(id)
+	permDenied := d.turn.pd[id]
 	userDenied := rejected || d.isUserDenied(id)
 	if c, ok := classify(text, isErr, permDenied, userDenied); ok {
 		tr.Denial = &Denial{
@@ -109,11 +109,8 @@ func (d *Decoder) toolResult(id, text string, isErr, rejected bool) *ToolResult 
 			ToolUseID: id,
 			Input:     t.Input,
 			Dir:       grantDir(t.Name, t.Input, d.cwd, d.addDirs),
-			Text:      text,
 		}
 		d.turn.addDenial(*tr.Denial)
-	} else if isErr {
-		d.turn.failed(id, text)
 	}
 	return tr
 }

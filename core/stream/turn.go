@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"encoding/json"
 	"sort"
 	"strings"
 
@@ -13,9 +14,8 @@ type turnState struct {
 	useIdx  map[string]int
 	denials []Denial
 	denied  map[string]bool
-	text    []string
-	pd      map[string]*PermissionDenied
-	fails   map[string]string // failed, unclassified tool_results: id -> text
+	text    []string        // the assistant's text blocks, for phrase detection only
+	pd      map[string]bool // tool_use_ids a system/permission_denied named
 }
 
 func (t *turnState) reset() {
@@ -23,7 +23,6 @@ func (t *turnState) reset() {
 	clear(t.useIdx)
 	clear(t.denied)
 	clear(t.pd)
-	clear(t.fails)
 }
 
 func (t *turnState) addUse(u ToolUse) {
@@ -51,23 +50,11 @@ func (t *turnState) addDenial(dn Denial) {
 
 func (t *turnState) addText(s string) { t.text = append(t.text, s) }
 
-func (t *turnState) permDenied(pd *PermissionDenied) {
+func (t *turnState) permDenied(toolUseID string) {
 	if t.pd == nil {
-		t.pd = map[string]*PermissionDenied{}
+		t.pd = map[string]bool{}
 	}
-	t.pd[pd.ToolUseID] = pd
-}
-
-func (t *turnState) permDeniedFor(id string) (*PermissionDenied, bool) {
-	pd, ok := t.pd[id]
-	return pd, ok
-}
-
-func (t *turnState) failed(id, text string) {
-	if t.fails == nil {
-		t.fails = map[string]string{}
-	}
-	t.fails[id] = text
+	t.pd[toolUseID] = true
 }
 
 // result ends the turn: it decodes the result line, completes the turn's
@@ -78,12 +65,10 @@ func (d *Decoder) result(l *line, ev Event) {
 		IsError:        l.isError.Bool(),
 		Text:           l.result.Str,
 		SessionID:      l.sessionID.Str,
-		NumTurns:       int(l.numTurns.Int()),
 		CostUSD:        l.cost.Float(),
 		Errors:         strs(l.errors),
 		TerminalReason: l.terminalReason.Str,
 		APIErrorStatus: int(l.apiErrorStatus.Int()),
-		ResultIndex:    int(l.resultIndex.Int()),
 	}
 	l.usage.ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
@@ -98,47 +83,51 @@ func (d *Decoder) result(l *line, ev Event) {
 		}
 		return true
 	})
+	var refused []permissionDenial
 	l.permissionDenials.ForEach(func(_, v gjson.Result) bool {
-		r.PermissionDenials = append(r.PermissionDenials, PermissionDenialEntry{
-			ToolName:  v.Get("tool_name").Str,
-			ToolUseID: v.Get("tool_use_id").Str,
-			ToolInput: raw(v.Get("tool_input")),
+		refused = append(refused, permissionDenial{
+			toolName:  v.Get("tool_name").Str,
+			toolUseID: v.Get("tool_use_id").Str,
+			toolInput: raw(v.Get("tool_input")),
 		})
 		return true
 	})
-	r.Turn = d.finishTurn(r)
+	r.Turn = d.finishTurn(refused)
 	ev.Kind, ev.Result = KindResult, r
 	d.emit(ev)
 }
 
-func (d *Decoder) finishTurn(r *Result) *Turn {
+// permissionDenial is one entry of a result's permission_denials.
+type permissionDenial struct {
+	toolName, toolUseID string
+	toolInput           json.RawMessage
+}
+
+// finishTurn gathers the turn; refused is its result's permission_denials.
+func (d *Decoder) finishTurn(refused []permissionDenial) *Turn {
 	t := &d.turn
 	// The CLI lists every refusal of the turn; one whose tool_result did not
 	// read as a denial (or never came) was still refused: nobody approved it.
-	for _, e := range r.PermissionDenials {
-		if t.denied[e.ToolUseID] {
+	for _, e := range refused {
+		if t.denied[e.toolUseID] {
 			continue
 		}
-		tu, _ := d.Tool(e.ToolUseID)
+		tu, _ := d.tool(e.toolUseID)
 		name, input := tu.Name, tu.Input
 		if name == "" {
-			name = e.ToolName
+			name = e.toolName
 		}
 		if len(input) == 0 {
-			input = e.ToolInput
-		}
-		text := t.fails[e.ToolUseID]
-		if pd, ok := t.pd[e.ToolUseID]; ok && text == "" {
-			text = pd.Message
+			input = e.toolInput
 		}
 		t.addDenial(Denial{
-			Class: NotGranted, Tool: name, ToolUseID: e.ToolUseID, Input: input,
-			Dir: grantDir(name, input, d.cwd, d.addDirs), Text: text,
+			Class: NotGranted, Tool: name, ToolUseID: e.toolUseID, Input: input,
+			Dir: grantDir(name, input, d.cwd, d.addDirs),
 		})
 	}
-	out := &Turn{Text: strings.Join(t.text, "\n")}
+	out := &Turn{}
 	for _, u := range t.uses {
-		if reg, ok := d.Tool(u.ID); ok {
+		if reg, ok := d.tool(u.ID); ok {
 			u = reg // inputs may have completed after the call was first seen
 		}
 		out.ToolUses = append(out.ToolUses, u)
@@ -153,7 +142,7 @@ func (d *Decoder) finishTurn(r *Result) *Turn {
 	}
 	sort.SliceStable(out.Denials, func(i, j int) bool { return order(out.Denials[i]) < order(out.Denials[j]) })
 	if d.opt.PhraseDetection && len(out.Denials) == 0 {
-		if dn, ok := phraseDenial(out.Text, d.cwd, d.addDirs); ok {
+		if dn, ok := phraseDenial(strings.Join(t.text, "\n"), d.cwd, d.addDirs); ok {
 			out.Denials = append(out.Denials, dn)
 		}
 	}

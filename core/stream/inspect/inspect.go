@@ -18,24 +18,24 @@ import (
 
 const usage = "usage: latch inspect [--json] FILE|-"
 
-// Report is the --json output.
-type Report struct {
-	Turns          []TurnReport `json:"turns"`
+// report is the --json output.
+type report struct {
+	Turns          []turnReport `json:"turns"`
 	MalformedLines int          `json:"malformed_lines"`
 }
 
-// TurnReport is one result event of the transcript.
-type TurnReport struct {
+// turnReport is one result event of the transcript.
+type turnReport struct {
 	SessionID string         `json:"session_id"`
 	Subtype   string         `json:"subtype"`
 	IsError   bool           `json:"is_error"`
 	CostUSD   float64        `json:"cost_usd"`
 	ToolUses  int            `json:"tool_uses"`
-	Denials   []DenialReport `json:"denials"`
+	Denials   []denialReport `json:"denials"`
 }
 
-// DenialReport is one refused tool call.
-type DenialReport struct {
+// denialReport is one refused tool call.
+type denialReport struct {
 	Class     stream.Class    `json:"class"`
 	Tool      string          `json:"tool"`
 	ToolUseID string          `json:"tool_use_id"`
@@ -70,7 +70,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer f.Close()
 		in = f
 	}
-	rep, err := Inspect(in, strings.HasSuffix(file, ".gz"))
+	rep, err := readTranscript(in, strings.HasSuffix(file, ".gz"))
 	if err != nil {
 		fmt.Fprintf(stderr, "latch inspect: cannot read %s: %v\n", name, err)
 		return 1
@@ -106,9 +106,9 @@ func parseArgs(args []string) (asJSON bool, file string, ok bool) {
 	return asJSON, file, file != ""
 }
 
-// Inspect reads a transcript (gzip-compressed when it starts with the gzip
+// readTranscript reads a transcript (gzip-compressed when it starts with the gzip
 // magic, or when gz says so) and gathers its turns.
-func Inspect(r io.Reader, gz bool) (*Report, error) {
+func readTranscript(r io.Reader, gz bool) (*report, error) {
 	br := bufio.NewReader(r)
 	if magic, _ := br.Peek(2); gz || (len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
 		zr, err := gzip.NewReader(br)
@@ -121,7 +121,7 @@ func Inspect(r io.Reader, gz bool) (*Report, error) {
 		r = br
 	}
 	d := stream.NewDecoder(r, stream.Options{})
-	rep := &Report{Turns: []TurnReport{}}
+	rep := &report{Turns: []turnReport{}}
 	for {
 		ev, err := d.Next()
 		if err == io.EOF {
@@ -134,16 +134,16 @@ func Inspect(r io.Reader, gz bool) (*Report, error) {
 			continue
 		}
 		res := ev.Result
-		tr := TurnReport{
+		tr := turnReport{
 			SessionID: res.SessionID, Subtype: res.Subtype, IsError: res.IsError,
-			CostUSD: res.CostUSD, ToolUses: len(res.Turn.ToolUses), Denials: []DenialReport{},
+			CostUSD: res.CostUSD, ToolUses: len(res.Turn.ToolUses), Denials: []denialReport{},
 		}
 		for _, dn := range res.Turn.Denials {
 			in := dn.Input
 			if len(in) == 0 {
 				in = json.RawMessage("{}")
 			}
-			tr.Denials = append(tr.Denials, DenialReport{
+			tr.Denials = append(tr.Denials, denialReport{
 				Class: dn.Class, Tool: dn.Tool, ToolUseID: dn.ToolUseID,
 				Input: in, Dir: dn.Dir, Grantable: dn.Class.Grantable(),
 			})
@@ -154,7 +154,7 @@ func Inspect(r io.Reader, gz bool) (*Report, error) {
 	return rep, nil
 }
 
-func writeJSON(w io.Writer, rep *Report) error {
+func writeJSON(w io.Writer, rep *report) error {
 	bw := bufio.NewWriter(w)
 	e := json.NewEncoder(bw)
 	e.SetEscapeHTML(false)
@@ -164,7 +164,7 @@ func writeJSON(w io.Writer, rep *Report) error {
 	return bw.Flush()
 }
 
-func writeText(w io.Writer, rep *Report) error {
+func writeText(w io.Writer, rep *report) error {
 	bw := bufio.NewWriter(w)
 	if len(rep.Turns) == 0 {
 		fmt.Fprintln(bw, "no turns (the transcript has no result line)")

@@ -69,7 +69,7 @@ func TestJSONShape(t *testing.T) {
 	}
 	assertKeys(t, dens[0], "class", "tool", "tool_use_id", "input", "dir", "grantable")
 
-	var r Report
+	var r report
 	json.Unmarshal([]byte(out), &r)
 	tr := r.Turns[0]
 	if tr.SessionID != "5a20798c-4c12-4648-b97d-b10d501e3fde" || tr.Subtype != "success" || tr.IsError || tr.ToolUses != 12 || tr.CostUSD != 0.0018199999999999998 {
