@@ -12,6 +12,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/latch-app/latch/core/quietlocale"
 )
 
 // version is set by the Makefile from FyneApp.toml.
@@ -32,6 +34,13 @@ check stops is shown, with a way to grant it and retry.
   grants     user settings (~/.claude/settings.json) or, with --project DIR,
              DIR/.claude/settings.local.json
 `
+
+// init runs after every package main imports, Fyne's included (the Go spec
+// initialises package main last): the locale quietlocale changed for Fyne's
+// initialisation is given back before anything can start the CLI.
+func init() {
+	quietlocale.Restore()
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, openWindow))
