@@ -22,8 +22,13 @@ TEST_ENV     := LANG=en_US.UTF-8 LATCH_CLAUDE=$(CLAUDE) LATCH_REQUIRE_CLI=1 LATC
 
 LDFLAGS      := -X main.version=$(VERSION)
 STATICCHECK  := 2025.1.1
+DEADCODE     := v0.52.0
+MODULE       := github.com/latch-app/latch
+# Packages that exist for the tests alone (the layering test keeps
+# internal/testsupport out of every program).
+TEST_ONLY    := internal/(testsupport|heapmeter)
 
-.PHONY: all deps deps-apt deps-cli build run test test-e2e bench install uninstall clean
+.PHONY: all deps deps-apt deps-cli build run test deadcode test-e2e bench install uninstall clean
 
 all: build
 
@@ -62,8 +67,24 @@ test: deps
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK) ./...
+	@$(MAKE) --no-print-directory deadcode
 	$(TEST_ENV) $(GO) test -race -count=1 -timeout 20m ./...
 	$(MAKE) --no-print-directory test-e2e
+
+# Code nothing calls, in two counts. The code Latch ships is counted from
+# latch's main alone, without -test: a function that only a test calls is
+# shipped for nothing, and -test would hide it. The test-only packages are
+# left out of that count and counted from the tests instead (-test, e2e
+# included, with the fake CLI's main), where a helper no test calls shows.
+# Any line fails the target. For linux only: deadcode type-checks the cgo
+# files, and Fyne's need each platform's C toolchain.
+deadcode:
+	@dead=$$($(GO) run golang.org/x/tools/cmd/deadcode@$(DEADCODE) .) || exit 1; \
+	dead=$$(printf '%s\n' "$$dead" | grep -Ev '^$(TEST_ONLY)/'); \
+	unused=$$($(GO) run golang.org/x/tools/cmd/deadcode@$(DEADCODE) -test -tags e2e \
+		-filter '^$(MODULE)/$(TEST_ONLY)(/|$$)' ./...) || exit 1; \
+	dead=$$(printf '%s\n%s' "$$dead" "$$unused" | sed '/^$$/d'); \
+	if [ -n "$$dead" ]; then echo "deadcode: nothing calls these:"; echo "$$dead"; exit 1; fi
 
 test-e2e: deps build
 	$(TEST_ENV) LATCH_BIN=$(CURDIR)/$(BIN) $(GO) test -tags e2e -count=1 -timeout 10m -run E2E -v .
