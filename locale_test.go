@@ -13,7 +13,7 @@ import (
 
 // The locales scripts and containers run with: C and POSIX, which Fyne's
 // locale library skips, and the forms with an encoding, which Fyne's lang
-// package used to log about while it was initialised (see core/quietlocale).
+// package used to log about while it was initialised (see internal/quietlocale).
 var posixLocales = []string{"C", "C.UTF-8", "POSIX", "C.utf8", "POSIX.UTF-8"}
 
 var built struct {

@@ -13,7 +13,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/latch-app/latch/core/quietlocale"
+	"github.com/latch-app/latch/internal/quietlocale"
 )
 
 // version is set by the Makefile from FyneApp.toml.
