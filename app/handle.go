@@ -121,7 +121,7 @@ func (s *Session) assistant(b *stream.Block, line int) {
 }
 
 func (s *Session) toolResult(r *stream.ToolResult) {
-	tc := &ToolCall{ID: r.ToolUseID, Name: r.Tool, Summary: summarize(r.Tool, r.Input), Result: clip(r.Text, maxResultShown), IsError: r.IsError}
+	tc := &ToolCall{ID: r.ToolUseID, Name: r.Tool, Summary: summarize(r.Tool, r.Input), Result: resultText(r.Text), IsError: r.IsError}
 	if r.Denial != nil {
 		tc.Denial = denialWords(r.Denial.Class)
 		// Every refusal but a stop can be granted later, from its card.

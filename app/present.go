@@ -86,11 +86,7 @@ func summarize(name string, raw json.RawMessage) string {
 // space runs are named, not collapsed, so a hidden tail shows up as one),
 // cut at max runes with an ellipsis; the card's Details show it whole.
 func oneLine(s string, max int) string {
-	s = VisibleLine(strings.TrimSpace(s))
-	if r := []rune(s); len(r) > max {
-		s = string(r[:max-1]) + "…"
-	}
-	return s
+	return ellipsis(VisibleLine(strings.TrimSpace(s)), max)
 }
 
 func compactJSON(raw json.RawMessage) string {
@@ -116,18 +112,39 @@ func prettyJSON(raw json.RawMessage) string {
 	return b.String()
 }
 
-func clip(s string, max int) string {
-	if len(s) <= max {
-		return s
+// clip is s cut after max characters (runes), and how many bytes that
+// left out. It is the one way Latch shortens a text it shows: summaries
+// (oneLine), tool results (resultText), the command in a message
+// (clipCommand). What the person approves is never clipped.
+func clip(s string, max int) (string, int) {
+	n := 0
+	for i := range s {
+		if n == max {
+			return s[:i], len(s) - i
+		}
+		n++
 	}
-	cut := max
-	for cut > 0 && !isRuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("\n… (%d more bytes not shown)", len(s)-cut)
+	return s, 0
 }
 
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+// ellipsis is s in at most max characters, the cut marked with "…".
+func ellipsis(s string, max int) string {
+	if _, more := clip(s, max); more > 0 {
+		s, _ = clip(s, max-1)
+		s += "…"
+	}
+	return s
+}
+
+// resultText is a tool result as the transcript keeps it: at most
+// maxResultShown characters, saying how much was left out.
+func resultText(s string) string {
+	if c, more := clip(s, maxResultShown); more > 0 {
+		return c + fmt.Sprintf("\n… (%d more bytes not shown)", more)
+	}
+	return s
+}
+
 
 // diffOf shows an Edit or Write as the lines it removes and adds.
 func diffOf(name string, raw json.RawMessage) string {

@@ -161,3 +161,37 @@ func TestQuestionSaysWhetherTheCallWrites(t *testing.T) {
 		}
 	}
 }
+
+// clip is the one shortening of shown text: by characters, never inside
+// one, saying how many bytes it left out.
+func TestClip(t *testing.T) {
+	tests := []struct {
+		s        string
+		max      int
+		kept     string
+		more     int
+		ellipsis string
+	}{
+		{"abc", 3, "abc", 0, "abc"},
+		{"abcd", 3, "abc", 1, "ab…"},
+		{"ééé", 2, "éé", 2, "é…"},
+		{"日本語です", 3, "日本語", 6, "日本…"},
+		{"", 0, "", 0, ""},
+	}
+	for _, tc := range tests {
+		kept, more := clip(tc.s, tc.max)
+		if kept != tc.kept || more != tc.more {
+			t.Errorf("clip(%q, %d) = %q, %d; want %q, %d", tc.s, tc.max, kept, more, tc.kept, tc.more)
+		}
+		if got := ellipsis(tc.s, tc.max); got != tc.ellipsis {
+			t.Errorf("ellipsis(%q, %d) = %q, want %q", tc.s, tc.max, got, tc.ellipsis)
+		}
+	}
+	long := strings.Repeat("x", maxResultShown) + "tail"
+	if got := resultText(long); !strings.HasSuffix(got, "\n… (4 more bytes not shown)") || strings.Contains(got, "tail") {
+		t.Errorf("resultText of a long result ends %q", got[len(got)-40:])
+	}
+	if got := resultText("short"); got != "short" {
+		t.Errorf("resultText(short) = %q", got)
+	}
+}

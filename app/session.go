@@ -527,13 +527,7 @@ var (
 )
 
 // clipCommand is the claude command for an error message, at most a line.
-func clipCommand(argv []string) string {
-	c := strings.Join(argv, " ")
-	if r := []rune(c); len(r) > 200 {
-		c = string(r[:199]) + "…"
-	}
-	return c
-}
+func clipCommand(argv []string) string { return ellipsis(strings.Join(argv, " "), 200) }
 
 // instructionPrefix starts the name of every instruction file:
 // latch-instruction-<pid of the Latch that wrote it>-<random>.txt.
