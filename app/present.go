@@ -145,7 +145,6 @@ func resultText(s string) string {
 	return s
 }
 
-
 // diffOf shows an Edit or Write as the lines it removes and adds.
 func diffOf(name string, raw json.RawMessage) string {
 	in := parseInput(raw)
