@@ -151,11 +151,11 @@ func (s *Session) grantRules(rules, dirs []string, saved bool) bool {
 	return live
 }
 
-// Revoke takes grants back from the running session at once: from this
+// revoke takes grants back from the running session at once: from this
 // session's grants and from the mirror of saved ones. With ask, the rules
 // also become ask rules, for those that were in a settings file the CLI
 // may still have cached. The caller removes saved grants from their file.
-func (s *Session) Revoke(rules, dirs []string, ask bool) {
+func (s *Session) revoke(rules, dirs []string, ask bool) {
 	s.mu.Lock()
 	g := &s.layer
 	drop := func(list []string, gone []string) []string {
@@ -183,11 +183,11 @@ func (s *Session) Revoke(rules, dirs []string, ask bool) {
 	s.pushLayer()
 }
 
-// SyncGrants follows the settings files: an allow rule or folder that left
+// syncGrants follows the settings files: an allow rule or folder that left
 // one is revoked in the running session at once (an ask rule covers the
 // time until the CLI re-reads the file); a rule that came back is no longer
 // asked about. It runs at every prompt and while the session is open.
-func (s *Session) SyncGrants() {
+func (s *Session) syncGrants() {
 	files := s.settingsFiles()
 	now := map[string][]string{}
 	nowDirs := map[string][]string{}
@@ -246,7 +246,7 @@ func (s *Session) SyncGrants() {
 	changed := len(back) > 0
 	s.mu.Unlock()
 	if len(goneRules)+len(goneDirs) > 0 {
-		s.Revoke(goneRules, goneDirs, true)
+		s.revoke(goneRules, goneDirs, true)
 		s.notice("A settings file no longer allows " + VisibleLine(strings.Join(append(goneRules, goneDirs...), ", ")) + "; Claude Code asks again from now on.")
 	} else if changed {
 		s.pushLayer()
@@ -254,7 +254,7 @@ func (s *Session) SyncGrants() {
 }
 
 // watchGrants starts following the settings files for the session's life;
-// the turn's own SyncGrants takes the first look.
+// the turn's own syncGrants takes the first look.
 func (s *Session) watchGrants() {
 	s.mu.Lock()
 	if s.layer.watching {
@@ -264,12 +264,12 @@ func (s *Session) watchGrants() {
 	s.layer.watching = true
 	s.mu.Unlock()
 	for _, f := range s.settingsFiles() {
-		grants.NewStore(f).Watch(s.ctx, grantPoll, s.SyncGrants)
+		grants.NewStore(f).Watch(s.ctx, grantPoll, s.syncGrants)
 	}
 }
 
 // forget drops rules and folders Latch itself removes from file from what
-// SyncGrants knows, so they are not reported as someone else's edit.
+// syncGrants knows, so they are not reported as someone else's edit.
 func (s *Session) forget(file string, rules, dirs []string) {
 	s.mu.Lock()
 	if s.layer.known != nil {

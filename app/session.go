@@ -47,7 +47,7 @@ const (
 var StopGrace = 5 * time.Second
 
 var (
-	ErrBusy   = errors.New("a turn is already running")
+	errBusy   = errors.New("a turn is already running")
 	ErrClosed = cliproc.ErrClosed
 )
 
@@ -228,7 +228,7 @@ func (s *Session) startTurn(check func() error, shown func(), body func(*turn)) 
 	}
 	if s.state != Idle {
 		s.mu.Unlock()
-		return ErrBusy
+		return errBusy
 	}
 	s.state = Running
 	s.stopping = false

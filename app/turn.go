@@ -37,7 +37,7 @@ func (t *turn) prompt(prompt string) {
 	s := t.s
 	defer s.idle()
 	s.watchGrants()
-	s.SyncGrants() // a settings file edited since the last prompt counts now
+	s.syncGrants() // a settings file edited since the last prompt counts now
 	t.rounds(prompt, 1)
 }
 

@@ -54,7 +54,7 @@ func (s *Session) Undo(id string) error {
 			errs = append(errs, st.RemoveDirs(rec.dirs...))
 		}
 	}
-	s.Revoke(rec.rules, rec.dirs, rec.file != "")
+	s.revoke(rec.rules, rec.dirs, rec.file != "")
 	what := VisibleLine(strings.Join(append(append([]string(nil), rec.rules...), rec.dirs...), ", "))
 	if err := errors.Join(errs...); err != nil {
 		s.fail("The grant could not be removed from "+rec.file, err.Error()+"\nIt is taken back from this session.")
