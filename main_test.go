@@ -2,15 +2,8 @@ package main
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-
-	"github.com/adrg/xdg"
-
-	"github.com/latch-app/latch/core/grants"
 )
 
 func TestRunDispatch(t *testing.T) {
@@ -71,50 +64,5 @@ func TestStartFolder(t *testing.T) {
 				t.Errorf("startFolder(%q) in %s = %q, want %q", tc.last, tc.cwd, got, tc.want)
 			}
 		})
-	}
-}
-
-// TestSessionConfigBaseline: the baseline tools reach --allowedTools after
-// the turn, not live, unless the config holds the person's choice.
-func TestSessionConfigBaseline(t *testing.T) {
-	tests := []struct {
-		name, baseline  string // the config's baseline keys, "" = none
-		live, afterTurn bool   // the baseline is in AllowedTools
-	}{
-		{"no choice", ``, false, true},
-		{"0.1.0's default", `"baseline_tools": true,`, false, true},
-		{"0.1.0, unticked", `"baseline_tools": false,`, false, false},
-		{"chosen on", `"baseline_tools": true, "baseline_tools_set": true,`, true, true},
-		{"chosen off", `"baseline_tools": false, "baseline_tools_set": true,`, false, false},
-	}
-	for _, tc := range tests {
-		for _, mode := range []string{grants.PromptsLive, grants.PromptsAfterTurn} {
-			t.Run(tc.name+", "+mode, func(t *testing.T) {
-				cfgHome := t.TempDir()
-				t.Cleanup(xdg.Reload)
-				t.Setenv("XDG_CONFIG_HOME", cfgHome)
-				t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
-				xdg.Reload()
-				path := filepath.Join(cfgHome, "latch", "config.json")
-				if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-					t.Fatal(err)
-				}
-				data := `{` + tc.baseline + ` "allowed_tools": ["WebFetch"], "permission_prompts": "` + mode + `"}`
-				if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
-					t.Fatal(err)
-				}
-				cfg, err := sessionConfig(t.TempDir())
-				if err != nil {
-					t.Fatal(err)
-				}
-				want := []string{"WebFetch"}
-				if (mode == grants.PromptsLive && tc.live) || (mode == grants.PromptsAfterTurn && tc.afterTurn) {
-					want = append(slices.Clone(grants.BaselineTools), want...)
-				}
-				if !slices.Equal(cfg.AllowedTools, want) || cfg.Prompts != mode {
-					t.Errorf("%s: AllowedTools %q, Prompts %q; want %q, %q", data, cfg.AllowedTools, cfg.Prompts, want, mode)
-				}
-			})
-		}
 	}
 }

@@ -7,30 +7,34 @@ import (
 	"strings"
 
 	"github.com/latch-app/latch/app"
-	"github.com/latch-app/latch/core/grants"
 	"github.com/latch-app/latch/ui"
 )
 
 // openWindow runs the desktop app on dir ("" = the last folder used).
 func openWindow(dir string) int {
 	app.CleanStaleInstructions() // files an earlier Latch left when it was killed
-	cfg, err := grants.LoadConfig()
+	// Latch's config is read here, once; the window and its sessions share it.
+	settings := app.LoadSettings()
 	notice := ""
-	if err != nil {
+	if err := settings.LoadError(); err != nil {
 		notice = fmt.Sprintf("%v — Latch runs on its defaults until the file is fixed; it will not overwrite it.", err)
 	}
 	if dir == "" {
-		dir = startFolder(cfg.LastWorkdir)
+		dir = startFolder(settings.LastWorkdir())
 	}
-	if msg := checkCommand(cfg); msg != "" {
+	if msg := checkCommand(settings); msg != "" {
 		notice = strings.TrimSpace(notice + "\n" + msg)
 	}
-	err = ui.Run(ui.Options{
-		Workdir:   dir,
-		NewRunner: newRunner,
-		Notice:    notice,
-		Version:   version,
+	err := ui.Run(ui.Options{
+		Workdir:  dir,
+		Settings: settings,
+		NewRunner: func(workdir string, s app.Surface) (ui.Runner, error) {
+			return newRunner(settings, workdir, s)
+		},
+		Notice:  notice,
+		Version: version,
 	})
+	settings.Flush() // the last folder and scope are on disk before Latch exits
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "latch: %v\n", err)
 		return 1
@@ -38,25 +42,28 @@ func openWindow(dir string) int {
 	return 0
 }
 
-// newRunner starts a Session on workdir with the config as it is now.
-func newRunner(workdir string, s app.Surface) (ui.Runner, error) {
-	cfg, err := sessionConfig(workdir)
+// newRunner starts a Session on workdir with the settings as they are now
+// and keeps workdir for the next start. The window calls it off the UI
+// goroutine.
+func newRunner(settings *app.Settings, workdir string, s app.Surface) (ui.Runner, error) {
+	cfg, err := settings.SessionConfig(workdir)
 	if err != nil {
 		return nil, err
 	}
-	rememberWorkdir(workdir)
-	return &session{Session: app.NewSession(cfg, s), workdir: workdir}, nil
+	settings.RememberWorkdir(workdir)
+	return &session{Session: app.NewSession(cfg, s), settings: settings, workdir: workdir}, nil
 }
 
-// session is a Session that can re-read Latch's config: Preferences calls
-// Reload after a save, and the next prompt runs under the new settings.
+// session is a Session that takes up Latch's settings again: Preferences
+// calls Reload after a save, and the next prompt runs under the new settings.
 type session struct {
 	*app.Session
-	workdir string
+	settings *app.Settings
+	workdir  string
 }
 
 func (s *session) Reload() error {
-	cfg, err := sessionConfig(s.workdir)
+	cfg, err := s.settings.SessionConfig(s.workdir)
 	if err != nil {
 		return err
 	}
@@ -64,47 +71,10 @@ func (s *session) Reload() error {
 	return nil
 }
 
-// sessionConfig turns Latch's config into what a Session runs with. A
-// malformed config file means the defaults, as the window said at start.
-func sessionConfig(workdir string) (app.Config, error) {
-	cfg, err := grants.LoadConfig()
-	if err != nil {
-		cfg = grants.DefaultConfig()
-	}
-	argv, err := cfg.Command()
-	if err != nil {
-		return app.Config{}, err
-	}
-	settings, err := grants.UserSettingsPath()
-	if err != nil {
-		return app.Config{}, err
-	}
-	return app.Config{
-		Workdir:         workdir,
-		Command:         argv,
-		AllowedTools:    grants.AllowedTools(cfg.Baseline(), cfg.AllowedTools, nil),
-		AddDirs:         cfg.AddDirs,
-		Prompts:         cfg.PermissionPrompts,
-		Experimental:    cfg.ExperimentalPermissionManagement,
-		PhraseDetection: cfg.PhraseDetection,
-		DangerousSkip:   cfg.DangerouslySkipPermissions,
-		UserSettings:    settings,
-	}, nil
-}
-
-// rememberWorkdir keeps the folder for the next start. Only that key is
-// written; a malformed config is left alone (UpdateConfig refuses it).
-func rememberWorkdir(dir string) {
-	if cfg, err := grants.LoadConfig(); err == nil && cfg.LastWorkdir == dir {
-		return
-	}
-	_ = grants.UpdateConfig(func(c *grants.Config) { c.LastWorkdir = dir })
-}
-
 // checkCommand says at start, not at the first prompt, when the claude
 // command cannot be found.
-func checkCommand(cfg grants.Config) string {
-	argv, err := cfg.Command()
+func checkCommand(settings *app.Settings) string {
+	argv, err := settings.Command()
 	if err != nil {
 		return fmt.Sprintf("The claude command in Preferences is not usable: %v.", err)
 	}

@@ -11,7 +11,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/latch-app/latch/app"
-	"github.com/latch-app/latch/core/grants"
 )
 
 // askDialog is the live permission question, laid out like Claude Code's
@@ -38,10 +37,14 @@ type askDialog struct {
 	buttons                                      []*kButton
 }
 
+// newAskDialog builds the dialog for q on the window's stack; done gets
+// the answer. Show it with Show.
 func (mw *MainWindow) newAskDialog(q app.Question, done func(app.Decision)) *modal {
 	d := &askDialog{mw: mw, q: q, done: done}
-	d.m = &modal{win: mw.win, owner: d}
+	d.m = mw.modals.newModal(nil, d, 640)
 	d.m.onKey, d.m.onRune = d.key, d.rune
+	d.m.cancel = func() { d.finish(app.DenyStop) }
+	d.m.onShown = d.updateGate // the call's box has its size only once shown
 	var content fyne.CanvasObject
 	title := "Allow " + toolName(q) + "?"
 	if len(q.Questions) > 0 {
@@ -51,8 +54,6 @@ func (mw *MainWindow) newAskDialog(q app.Question, done func(app.Decision)) *mod
 		content = d.permissionContent()
 	}
 	d.m.dlg = dialog.NewCustomWithoutButtons(title, content, mw.win)
-	d.m.show(640)
-	d.updateGate()
 	return d.m
 }
 
@@ -144,7 +145,7 @@ func (d *askDialog) permissionContent() fyne.CanvasObject {
 	d.rule.OnChanged = func(string) { d.checkRule() }
 	d.checkRule()
 	d.scope = newChoiceGroup(grantScopeNames, false, d.m)
-	d.scope.items[grantScopeIndex(d.mw.lastScope())].Selected = true
+	d.scope.items[grantScopeIndex(d.mw.settings().Scope())].Selected = true
 	d.msg = newKEntry(d.m)
 	d.msg.SetPlaceHolder(app.DefaultDenyMessage)
 	var form []fyne.CanvasObject
@@ -167,7 +168,7 @@ func (d *askDialog) permissionContent() fyne.CanvasObject {
 		d.folder = newKEntry(d.m)
 		d.folder.SetText(q.Folder)
 		browse := newKButton("Browse…", theme.FolderOpenIcon(), d.m, func() {
-			d.mw.chooseFolder(d.folder.Text, func(p string) { d.folder.SetText(p) })
+			d.mw.chooseFolderFor(d.m, d.folder.Text, func(p string) { d.folder.SetText(p) })
 		})
 		d.access = newChoiceGroup(folderAccessNames, false, d.m)
 		d.access.items[folderAccessDefault(q.Writes)].Selected = true
@@ -294,7 +295,7 @@ func (d *askDialog) finish(a app.Action) {
 		}
 		dec.Rule = strings.TrimSpace(d.rule.Text)
 		dec.Scope = d.scopeValue()
-		d.mw.rememberScope(dec.Scope)
+		d.mw.settings().RememberScope(dec.Scope)
 	case app.Deny, app.DenyStop:
 		dec.Message = d.denyMessage()
 	case app.GrantFolder:
@@ -306,9 +307,9 @@ func (d *askDialog) finish(a app.Action) {
 		if d.q.NoPersistent {
 			dec.Scope = app.ScopeOnce
 		} else {
-			d.mw.rememberScope(dec.Scope)
+			d.mw.settings().RememberScope(dec.Scope)
 		}
-		d.mw.confirmBroad([]string{dec.Folder}, func(force bool) {
+		d.m.stack.confirmBroad(d.m, []string{dec.Folder}, func(force bool) {
 			dec.Force = force
 			d.done(dec)
 		})
@@ -337,8 +338,8 @@ func (d *askDialog) checkRule() (ok bool) {
 	case rule == "":
 		d.ruleNote.SetText("No narrow rule fits this call: type one to always allow it.")
 		d.ruleNote.Importance = widget.WarningImportance
-	case grants.ValidRule(rule) != nil:
-		d.ruleNote.SetText(strings.TrimPrefix(grants.ValidRule(rule).Error(), "invalid rule "))
+	case app.CheckRule(rule) != nil:
+		d.ruleNote.SetText(strings.TrimPrefix(app.CheckRule(rule).Error(), "invalid rule "))
 	case app.IsBroadRule(rule):
 		d.ruleNote.SetText("A bare " + rule + " allows every " + rule + " call, not just this one.")
 		d.ruleNote.Importance = widget.WarningImportance
@@ -372,7 +373,7 @@ func (d *askDialog) denyMessage() string {
 func (d *askDialog) key(ev *fyne.KeyEvent) bool {
 	switch ev.Name {
 	case fyne.KeyEscape:
-		d.finish(app.DenyStop)
+		d.m.Dismiss()
 		return true
 	case fyne.KeyPageDown, fyne.KeyPageUp, fyne.KeyHome, fyne.KeyEnd:
 		if d.review == nil {

@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/latch-app/latch/app"
-	"github.com/latch-app/latch/core/grants"
 )
 
 // folderWorld is a home with ~/.ssh, a project, a folder elsewhere, and
@@ -222,7 +221,7 @@ func TestConfirmBroadJudgesTheResolvedFolder(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t)
 			var answers []bool
-			h.mw.confirmBroad(tt.folders, func(force bool) { answers = append(answers, force) })
+			h.mw.modals.confirmBroad(nil, tt.folders, func(force bool) { answers = append(answers, force) })
 			if tt.ask == "" {
 				if !slices.Equal(answers, []bool{false}) || overlayUp(h.c) {
 					t.Errorf("answers %v, overlay %v; want false at once", answers, overlayUp(h.c))
@@ -254,15 +253,11 @@ func TestPrefsAddFolderResolvesAndAsksTwice(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h, _ := prefsHarness(t)
+			h, _ := prefsHarness(t, "")
 			w := newFolderWorld(t) // its own HOME, after the harness's
 			real := map[string]string{"data": w.data, "keys": w.ssh, "slash": "/"}[tt.link]
-			user, err := grants.UserSettingsPath()
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := newPrefsWindow(h.mw)
-			defer p.win.Close()
+			user := filepath.Join(w.home, ".claude", "settings.json")
+			p := openPrefs(t, h)
 			s, c := p.sections[0], p.win.Canvas()
 			s.addFolder(filepath.Join(w.project, tt.link))
 			if tt.ask {
@@ -289,9 +284,8 @@ func TestPrefsAddFolderResolvesAndAsksTwice(t *testing.T) {
 				t.Fatal("a second question for a plain folder")
 			}
 			h.q.waitOne(t)
-			perms, err := grants.NewStore(user).Read()
-			if err != nil || !slices.Equal(perms.AdditionalDirectories, []string{real}) {
-				t.Errorf("saved %q (%v), want %q", perms.AdditionalDirectories, err, real)
+			if saved := savedGrants(t, p, 0, user); !slices.Equal(saved.Folders, []string{real}) {
+				t.Errorf("saved %q, want %q", saved.Folders, real)
 			}
 			if !strings.Contains(sectionText(s), real) {
 				t.Errorf("the list shows %q", sectionText(s))
@@ -301,15 +295,14 @@ func TestPrefsAddFolderResolvesAndAsksTwice(t *testing.T) {
 }
 
 func TestPrefsProjectLinkedOutsideIsListedNotWritten(t *testing.T) {
-	h, _ := prefsHarness(t)
+	h, _ := prefsHarness(t, "")
 	outside := t.TempDir()
 	content := `{"permissions": {"allow": ["Bash(ls:*)"]}}`
 	writeFile(t, filepath.Join(outside, "settings.local.json"), content)
 	if err := os.Symlink(outside, filepath.Join(h.mw.workdir, ".claude")); err != nil {
 		t.Fatal(err)
 	}
-	p := newPrefsWindow(h.mw)
-	defer p.win.Close()
+	p := openPrefs(t, h)
 	s := p.sections[1]
 	want := filepath.Join(h.mw.workdir, ".claude") + " is a symlink to " + outside + ", outside the project; Latch does not write through it"
 	if !s.msg.Visible() || !strings.Contains(s.msg.Text, want) {
@@ -327,15 +320,14 @@ func TestPrefsProjectLinkedOutsideIsListedNotWritten(t *testing.T) {
 }
 
 func TestPrefsReadOnlySettingsAreLeftAlone(t *testing.T) {
-	h, home := prefsHarness(t)
+	h, home := prefsHarness(t, "")
 	user := filepath.Join(home, ".claude", "settings.json")
 	content := `{"permissions": {"allow": ["Bash(ls:*)"]}}`
 	writeFile(t, user, content)
 	if err := os.Chmod(user, 0o444); err != nil {
 		t.Fatal(err)
 	}
-	p := newPrefsWindow(h.mw)
-	defer p.win.Close()
+	p := openPrefs(t, h)
 	s := p.sections[0]
 	s.rule.SetText("WebSearch")
 	s.addRule.OnTapped()

@@ -14,7 +14,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/latch-app/latch/app"
-	"github.com/latch-app/latch/core/grants"
 )
 
 // grantDialog offers, after a turn, everything the turn was refused, each
@@ -40,24 +39,28 @@ type grantDialog struct {
 	grant, later *kButton
 }
 
+// newGrantDialog builds the dialog for r on the window's stack; done gets
+// the answer. Show it with Show.
 func (mw *MainWindow) newGrantDialog(r app.GrantRequest, done func(app.Decision)) *modal {
 	d := &grantDialog{mw: mw, r: r, done: done}
-	d.m = &modal{win: mw.win, owner: d}
+	d.m = mw.modals.newModal(nil, d, grantDialogWidth)
 	d.m.onKey, d.m.onRune = d.key, func(rune) bool { return false }
+	d.m.cancel = func() { d.done(app.Decision{Action: app.NotNow}) }
+	d.m.onShown = func() {
+		d.fit() // wrapped text has its height only once laid out at its width
+		d.list.ScrollToTop()
+	}
 	title := "Grant what the last turn needed?"
 	if r.Round > 1 {
 		title = fmt.Sprintf("Grant what the retry needed? (round %d of %d)", r.Round, app.MaxRounds)
 	}
 	d.m.dlg = dialog.NewCustomWithoutButtons(title, d.content(), mw.win)
-	d.m.show(grantDialogWidth)
-	d.fit() // wrapped text has its height only once laid out at its width
-	d.list.ScrollToTop()
 	return d.m
 }
 
 const grantDialogWidth = 700
 
-// width is the dialog's width in the window, as modal.show sets it.
+// width is the dialog's width in the window, as modal.Show sets it.
 func (d *grantDialog) width() float32 {
 	w := float32(grantDialogWidth)
 	if ws := d.mw.win.Canvas().Size(); ws.Width > 0 && w > ws.Width-40 {
@@ -118,7 +121,7 @@ func (d *grantDialog) resolve(text string) string {
 			f = filepath.Join(home, f[1:])
 		}
 	}
-	real, err := grants.ResolveDir(f, d.r.Workdir)
+	real, err := app.ResolveFolder(f, d.r.Workdir)
 	if err != nil {
 		return f
 	}
@@ -187,7 +190,7 @@ func (d *grantDialog) content() fyne.CanvasObject {
 		}
 		browse := newSeenButton("Browse…", theme.FolderOpenIcon(), d.m, d.scrollTo)
 		browse.OnTapped = func() {
-			d.mw.chooseFolder(e.Text, func(p string) {
+			d.mw.chooseFolderFor(d.m, e.Text, func(p string) {
 				e.SetText(d.resolve(p))
 				c.SetChecked(true)
 			})
@@ -211,12 +214,12 @@ func (d *grantDialog) content() fyne.CanvasObject {
 	d.list = container.NewVScroll(container.NewVBox(rows...))
 
 	d.scope = newChoiceGroup(grantScopeNames, false, d.m)
-	d.scope.items[grantScopeIndex(d.mw.lastScope())].Selected = true
+	d.scope.items[grantScopeIndex(d.mw.settings().Scope())].Selected = true
 	d.hint = widget.NewLabel("")
 	d.hint.Importance = widget.DangerImportance
 	d.hint.Wrapping = fyne.TextWrapWord
 	d.hint.Hide()
-	d.later = newKButton("Not now", theme.CancelIcon(), d.m, func() { d.done(app.Decision{Action: app.NotNow}) })
+	d.later = newKButton("Not now", theme.CancelIcon(), d.m, d.m.Dismiss)
 	d.grant = newKButton("Grant and retry", theme.ConfirmIcon(), d.m, d.submit)
 	d.grant.Importance = widget.HighImportance
 	bottom := container.NewVBox(widget.NewSeparator(), caption("Keep the grants for"), container.NewVBox(d.scope.objects()...),
@@ -256,7 +259,7 @@ func (d *grantDialog) submit() {
 			continue
 		}
 		rule := strings.TrimSpace(d.rules[i].Text)
-		if err := grants.ValidRule(rule); err != nil {
+		if err := app.CheckRule(rule); err != nil {
 			d.say(fmt.Sprintf("%q is not a rule Claude Code understands: %v", rule, err))
 			return
 		}
@@ -288,14 +291,14 @@ func (d *grantDialog) submit() {
 		return
 	}
 	for _, f := range dec.Folders {
-		if _, err := grants.CheckDir(f, true); err != nil {
+		if _, err := app.CheckFolder(f, true); err != nil {
 			d.say(err.Error())
 			return
 		}
 	}
-	d.mw.confirmBroad(dec.Folders, func(force bool) {
+	d.m.stack.confirmBroad(d.m, dec.Folders, func(force bool) {
 		dec.Force = force
-		d.mw.rememberScope(dec.Scope)
+		d.mw.settings().RememberScope(dec.Scope)
 		d.done(dec)
 	})
 }
@@ -303,7 +306,7 @@ func (d *grantDialog) submit() {
 func (d *grantDialog) key(ev *fyne.KeyEvent) bool {
 	switch ev.Name {
 	case fyne.KeyEscape:
-		d.done(app.Decision{Action: app.NotNow})
+		d.m.Dismiss()
 		return true
 	case fyne.KeyReturn, fyne.KeyEnter:
 		switch b := d.mw.win.Canvas().Focused().(type) {
@@ -323,40 +326,52 @@ func (d *grantDialog) key(ev *fyne.KeyEvent) bool {
 }
 
 // confirmBroad calls ok(false) at once when no folder needs a second
-// question (see grants.Broad); otherwise it asks, naming each such folder
-// as resolved and why, and calls ok(true) on a yes.
-func (mw *MainWindow) confirmBroad(folders []string, ok func(force bool)) {
-	mw.confirmBroadIn(mw.win, folders, ok)
-}
-
-func (mw *MainWindow) confirmBroadIn(win fyne.Window, folders []string, ok func(force bool)) {
-	var broad []string
-	for _, f := range folders {
-		f = strings.TrimSpace(f)
-		if !filepath.IsAbs(f) {
-			continue // refused when granted: folder grants need an absolute path
-		}
-		real, err := grants.ResolveDir(f, "")
-		if err != nil {
-			continue
-		}
-		if why := grants.Broad(real); why != "" {
-			broad = append(broad, real+" — "+why)
-		}
-	}
+// question (see app.BroadFolder); otherwise it shows one over parent (nil:
+// on its own on st), naming each such folder as resolved and why, and
+// calls ok(true) on a yes. The question goes down with parent.
+func (st *modalStack) confirmBroad(parent *modal, folders []string, ok func(force bool)) {
+	broad := broadFolders(folders)
 	if len(broad) == 0 {
 		ok(false)
 		return
 	}
-	m := &modal{win: win}
-	var back, yes *kButton
+	st.newBroadConfirm(parent, broad, ok).Show()
+}
+
+// broadFolders lists, as "folder — why", the folders that need a second
+// question, resolved. A relative one is left out: folder grants need an
+// absolute path, and it is refused when granted.
+func broadFolders(folders []string) []string {
+	var broad []string
+	for _, f := range folders {
+		f = strings.TrimSpace(f)
+		if !filepath.IsAbs(f) {
+			continue
+		}
+		real, err := app.ResolveFolder(f, "")
+		if err != nil {
+			continue
+		}
+		if why := app.BroadFolder(real); why != "" {
+			broad = append(broad, real+" — "+why)
+		}
+	}
+	return broad
+}
+
+// newBroadConfirm builds the second question for the broad folders (as
+// broadFolders lists them) over parent (nil: on its own on st); ok(true)
+// runs on a yes, nothing on Go back.
+func (st *modalStack) newBroadConfirm(parent *modal, broad []string, ok func(force bool)) *modal {
+	m := st.newModal(parent, nil, 480)
+	var back *kButton
 	m.onKey = func(ev *fyne.KeyEvent) bool {
 		switch ev.Name {
 		case fyne.KeyEscape:
-			back.OnTapped()
+			m.Dismiss()
 			return true
 		case fyne.KeyReturn, fyne.KeyEnter:
-			if f, isBtn := win.Canvas().Focused().(*kButton); isBtn {
+			if f, isBtn := m.stack.win.Canvas().Focused().(*kButton); isBtn {
 				f.OnTapped()
 			} else {
 				back.OnTapped()
@@ -366,9 +381,12 @@ func (mw *MainWindow) confirmBroadIn(win fyne.Window, folders []string, ok func(
 		return false
 	}
 	m.onRune = func(rune) bool { return false }
-	back = newKButton("Go back", nil, m, func() { m.close() })
-	yes = newKButton("Grant it anyway", theme.WarningIcon(), m, func() {
-		m.close()
+	back = newKButton("Go back", nil, m, m.Hide)
+	yes := newKButton("Grant it anyway", theme.WarningIcon(), m, func() {
+		if m.closed {
+			return // its question went away
+		}
+		m.Hide()
 		ok(true)
 	})
 	yes.Importance = widget.DangerImportance
@@ -377,9 +395,9 @@ func (mw *MainWindow) confirmBroadIn(win fyne.Window, folders []string, ok func(
 		text = "You are about to let Claude read and write:\n• " + strings.Join(broad, "\n• ") + "\nGrant them anyway?"
 	}
 	content := container.NewVBox(wrapped(text), container.NewHBox(layout.NewSpacer(), back, yes))
-	m.dlg = dialog.NewCustomWithoutButtons("Grant a broad or sensitive folder?", content, win)
+	m.dlg = dialog.NewCustomWithoutButtons("Grant a broad or sensitive folder?", content, m.stack.win)
 	m.first = back
-	m.show(480)
+	return m
 }
 
 // seenCheck, seenEntry and seenButton are the grant list's controls: each

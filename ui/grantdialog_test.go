@@ -261,7 +261,7 @@ func TestGrantDialogRemembersTheScope(t *testing.T) {
 	h := newHarness(t)
 	saved := func() string {
 		t.Helper()
-		lastScopes.saves.Wait()
+		h.mw.settings().Flush()
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -301,7 +301,7 @@ func TestGrantDialogRemembersTheScope(t *testing.T) {
 	}
 
 	// The live question's choice is the next default too.
-	h.mw.rememberScope(app.ScopeProject)
+	h.mw.settings().RememberScope(app.ScopeProject)
 	res, d = openGrants(t, h, app.GrantRequest{Folders: []app.FolderGrant{{Path: home, Tool: "Read"}}})
 	if !d.scope.items[1].Selected {
 		t.Fatalf("opened on %q, want this project", d.scope.selected())
@@ -311,7 +311,7 @@ func TestGrantDialogRemembersTheScope(t *testing.T) {
 	press(h.c, fyne.KeySpace)
 	press(h.c, fyne.KeyReturn)
 	press(h.c, fyne.KeyReturn) // Go back
-	if got := h.mw.lastScope(); got != app.ScopeProject {
+	if got := h.mw.settings().Scope(); got != app.ScopeProject {
 		t.Errorf("after Go back, lastScope() = %v", got)
 	}
 	press(h.c, fyne.KeyEscape)

@@ -79,14 +79,16 @@ func newHarness(t testing.TB) *harness {
 	t.Helper()
 	a := test.NewTempApp(t)
 	h := &harness{q: newUIQueue(), r: &fakeRunner{id: "session-1"}}
-	h.mw = newMainWindow(a, Options{Workdir: t.TempDir(), NewRunner: func(_ string, s app.Surface) (Runner, error) {
+	settings := app.LoadSettings() // the config as the test set it up
+	h.mw = newMainWindow(a, Options{Workdir: t.TempDir(), Settings: settings, NewRunner: func(_ string, s app.Surface) (Runner, error) {
 		h.r.surf = s
 		return h.r, nil
 	}}, h.q.do)
 	h.mw.win.Resize(fyne.NewSize(900, 700))
 	h.mw.win.Show()
 	h.c = h.mw.win.Canvas()
-	t.Cleanup(func() { h.mw.surf.close(); h.mw.win.Close() })
+	// The config's writes end before the test's folders are removed.
+	t.Cleanup(func() { h.mw.surf.close(); h.mw.win.Close(); settings.Flush() })
 	return h
 }
 

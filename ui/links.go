@@ -71,15 +71,19 @@ func opensInBrowser(u *url.URL) bool {
 	return (s == "http" || s == "https") && u.Host != ""
 }
 
-// confirmLink shows a link's whole target before anything happens. Web
+// confirmLink shows a link's whole target before anything happens (the
+// transcript's links call it).
+func (mw *MainWindow) confirmLink(u *url.URL) { mw.newLinkConfirm(u).Show() }
+
+// newLinkConfirm builds the question for a link on the window's stack. Web
 // links can then be opened; every link can be copied.
-func (mw *MainWindow) confirmLink(u *url.URL) {
-	m := &modal{win: mw.win}
+func (mw *MainWindow) newLinkConfirm(u *url.URL) *modal {
+	m := mw.modals.newModal(nil, nil, 520)
 	var cancel *kButton
 	m.onKey = func(ev *fyne.KeyEvent) bool {
 		switch ev.Name {
 		case fyne.KeyEscape:
-			cancel.OnTapped()
+			m.Dismiss()
 			return true
 		case fyne.KeyReturn, fyne.KeyEnter:
 			if f, ok := mw.win.Canvas().Focused().(*kButton); ok {
@@ -97,15 +101,18 @@ func (mw *MainWindow) confirmLink(u *url.URL) {
 	target.TextStyle.Monospace = true
 	copyBtn := newKButton("Copy link", theme.ContentCopyIcon(), m, func() {
 		mw.app.Clipboard().SetContent(u.String())
-		m.close()
+		m.Hide()
 	})
-	cancel = newKButton("Cancel", nil, m, func() { m.close() })
+	cancel = newKButton("Cancel", nil, m, m.Hide)
 	var rows []fyne.CanvasObject
 	buttons := []fyne.CanvasObject{layout.NewSpacer(), cancel, copyBtn}
 	title := "Open this link?"
 	if opensInBrowser(u) {
 		open := newKButton("Open in browser", theme.ComputerIcon(), m, func() {
-			m.close()
+			if m.closed {
+				return
+			}
+			m.Hide()
 			_ = mw.app.OpenURL(u)
 		})
 		open.Importance = widget.HighImportance
@@ -122,5 +129,5 @@ func (mw *MainWindow) confirmLink(u *url.URL) {
 	rows = append(rows, container.NewHBox(buttons...))
 	m.dlg = dialog.NewCustomWithoutButtons(title, container.NewVBox(rows...), mw.win)
 	m.first = cancel
-	m.show(520)
+	return m
 }

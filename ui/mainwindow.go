@@ -13,11 +13,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/latch-app/latch/app"
-	"github.com/latch-app/latch/core/grants"
 )
 
-// WindowTitle is the main window's title, always.
-const WindowTitle = "Latch"
+// windowTitle is the main window's title, always.
+const windowTitle = "Latch"
 
 // MainWindow is Latch's one main window: the working folder, the
 // transcript, the prompt box and the status line.
@@ -59,14 +58,9 @@ type MainWindow struct {
 	released int
 }
 
-// NewMainWindow builds the window on a (a real app or fyne.io/fyne/v2/test's)
-// and starts the event pump. Show it with Window().Show().
-func NewMainWindow(a fyne.App, opts Options) *MainWindow {
-	mw := newMainWindow(a, opts, fyne.Do)
-	go mw.surf.pump()
-	return mw
-}
-
+// newMainWindow builds the window on a (a real app or fyne.io/fyne/v2/test's);
+// do runs a function on the UI goroutine (fyne.Do). Run starts its event
+// pump and shows it.
 func newMainWindow(a fyne.App, opts Options, do func(func())) *MainWindow {
 	mw := &MainWindow{app: a, opts: opts, workdir: opts.Workdir, foreground: true}
 	mw.surf = newSurface(mw)
@@ -77,16 +71,16 @@ func newMainWindow(a fyne.App, opts Options, do func(func())) *MainWindow {
 			do(f)
 		}
 	}
-	mw.win = a.NewWindow(WindowTitle)
+	mw.win = a.NewWindow(windowTitle)
+	mw.modals.win = mw.win
 	mw.modals.onShow = mw.questionShown
 	mw.modals.onEmpty = func() {
 		mw.focusPrompt()
 		mw.prompt.eatSpace = true
 	}
-	cfg, _ := grants.LoadConfig() // defaults when malformed; main.go reports that
-	mw.seedScope(cfg)
-	mw.status.Prompts = cfg.PermissionPrompts
-	mw.status.DangerousSkip = cfg.DangerouslySkipPermissions
+	prefs := mw.settings().Prefs() // as loaded at start; window.go reports a malformed file
+	mw.status.Prompts = prefs.Prompts
+	mw.status.DangerousSkip = prefs.DangerousSkip
 	mw.build()
 	mw.win.SetMainMenu(mw.menu())
 	mw.win.Resize(fyne.NewSize(980, 720))
@@ -252,9 +246,9 @@ func (mw *MainWindow) statusText() string {
 		parts = append(parts, st.Model)
 	}
 	switch st.Prompts {
-	case grants.PromptsAfterTurn:
+	case app.PromptsAfterTurn:
 		parts = append(parts, "permissions asked after the turn")
-	case grants.PromptsLive, "":
+	case app.PromptsLive, "":
 		parts = append(parts, "permissions asked live")
 	}
 	if st.PermissionMode != "" && st.PermissionMode != "default" {
@@ -448,19 +442,19 @@ func (mw *MainWindow) stop() {
 
 // undoGrant takes a grant back (the Undo of its transcript row).
 func (mw *MainWindow) undoGrant(id string) {
-	mw.withGranter(func(g Granter) error { return g.Undo(id) })
+	mw.withGranter(func(g granter) error { return g.Undo(id) })
 }
 
 // grantLater offers the grant dialog for a refused call (Grant… on its card).
 func (mw *MainWindow) grantLater(toolUseID string) {
-	mw.withGranter(func(g Granter) error { return g.GrantLater(toolUseID) })
+	mw.withGranter(func(g granter) error { return g.GrantLater(toolUseID) })
 }
 
 // withGranter runs f off the UI goroutine on the session, if it is one;
 // a failure shows in the transcript.
-func (mw *MainWindow) withGranter(f func(Granter) error) {
+func (mw *MainWindow) withGranter(f func(granter) error) {
 	mw.mu.Lock()
-	g, ok := mw.runner.(Granter)
+	g, ok := mw.runner.(granter)
 	mw.mu.Unlock()
 	if !ok {
 		return
@@ -475,7 +469,7 @@ func (mw *MainWindow) withGranter(f func(Granter) error) {
 // reloadRunner asks the session, if it can, to take up saved settings.
 func (mw *MainWindow) reloadRunner() {
 	mw.mu.Lock()
-	r, ok := mw.runner.(Reloader)
+	r, ok := mw.runner.(reloader)
 	mw.mu.Unlock()
 	if !ok {
 		return

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -14,18 +15,21 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/latch-app/latch/core/grants"
+	"github.com/latch-app/latch/app"
 )
 
-// PrefsTitle is the preferences window's title.
-const PrefsTitle = "Latch Preferences"
+// prefsTitle is the preferences window's title.
+const prefsTitle = "Latch Preferences"
 
 // prefsWindow edits Latch's config and shows the grants saved in Claude
 // Code's settings files, following edits other programs make to them.
 type prefsWindow struct {
 	mw     *MainWindow
 	win    fyne.Window
+	modals modalStack // the dialogs over this window
+	ctx    context.Context
 	cancel context.CancelFunc
+	gone   bool // the window was closed
 
 	command   *kEntry
 	prompts   *choiceGroup
@@ -36,11 +40,10 @@ type prefsWindow struct {
 	dangerMsg *widget.Label
 	cfgMsg    *widget.Label
 	save      *kButton
-	cfg       grants.Config
 
 	// baselineChosen: the baseline toggle holds the person's choice, not
-	// the mode's default (see grants.Config.Baseline). showing is set
-	// while the window sets the toggle itself.
+	// the mode's default (see app.Prefs). showing is set while the window
+	// sets the toggle itself.
 	baselineChosen, showing bool
 
 	sections []*grantsSection
@@ -66,15 +69,17 @@ func (mw *MainWindow) showPrefs() {
 		return
 	}
 	mw.prefs = newPrefsWindow(mw)
-	mw.prefs.win.Show()
+	mw.prefs.Show()
 }
 
+// newPrefsWindow builds the window from the settings as Latch holds them;
+// Show shows it.
 func newPrefsWindow(mw *MainWindow) *prefsWindow {
-	p := &prefsWindow{mw: mw, win: mw.app.NewWindow(PrefsTitle)}
-	ctx, cancel := context.WithCancel(context.Background())
-	p.cancel = cancel
+	p := &prefsWindow{mw: mw, win: mw.app.NewWindow(prefsTitle)}
+	p.modals.win = p.win
+	p.ctx, p.cancel = context.WithCancel(context.Background())
 
-	p.esc = escSink(func() { p.win.Close() })
+	p.esc = escSink(p.Dismiss)
 	p.command = newKEntry(p.esc)
 	p.command.SetPlaceHolder("claude")
 	p.prompts = newChoiceGroup([]string{
@@ -123,36 +128,31 @@ func newPrefsWindow(mw *MainWindow) *prefsWindow {
 		p.cfgMsg,
 	)
 	rows := []fyne.CanvasObject{settings}
-	if userPath, err := grants.UserSettingsPath(); err == nil {
-		p.sections = append(p.sections, newGrantsSection(p, "Saved grants — your user settings", grants.NewStore(userPath), nil))
-	}
-	if mw.workdir != "" {
-		// A project file linked out of the project is listed, never written.
-		store, err := grants.ProjectStore(mw.workdir)
-		if err != nil {
-			store = grants.NewStore(grants.ProjectSettingsPath(mw.workdir))
+	for _, f := range mw.settings().GrantFiles(mw.workdir) {
+		title := "Saved grants — your user settings"
+		if f.Scope == app.ScopeProject {
+			title = "Saved grants — this project"
 		}
-		p.sections = append(p.sections, newGrantsSection(p, "Saved grants — this project", store, err))
-	}
-	for _, s := range p.sections {
+		s := newGrantsSection(p, title, f)
+		p.sections = append(p.sections, s)
 		rows = append(rows, widget.NewSeparator(), s.box)
-		s.reload()
-		s.store.Watch(ctx, 500*time.Millisecond, s.refresh)
 	}
-	closeBtn := newKButton("Close", nil, p.esc, func() { p.win.Close() })
+	closeBtn := newKButton("Close", nil, p.esc, p.Dismiss)
 	body := container.NewVScroll(container.NewPadded(container.NewVBox(rows...)))
 	p.win.SetContent(container.NewBorder(nil,
 		container.NewPadded(container.NewHBox(caption("Tab moves · Space toggles · Esc closes"), layout.NewSpacer(), closeBtn)),
 		nil, nil, body))
 	p.win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		if ev.Name == fyne.KeyEscape {
-			p.win.Close()
+			p.Dismiss()
 		}
 	})
 	p.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault},
-		func(fyne.Shortcut) { p.win.Close() })
+		func(fyne.Shortcut) { p.Dismiss() })
 	p.win.SetOnClosed(func() {
-		cancel()
+		p.gone = true
+		p.cancel()
+		p.modals.close()
 		mw.prefs = nil
 	})
 	p.win.Resize(fyne.NewSize(720, 760))
@@ -160,25 +160,41 @@ func newPrefsWindow(mw *MainWindow) *prefsWindow {
 	return p
 }
 
+// Show shows the window and starts reading the settings files, and
+// following what other programs change in them, off the UI goroutine.
+func (p *prefsWindow) Show() {
+	p.win.Show()
+	for _, s := range p.sections {
+		s.follow()
+	}
+}
+
+// Dismiss closes the window with its dialogs; Preferences saves only on Save.
+func (p *prefsWindow) Dismiss() {
+	if !p.gone {
+		p.win.Close()
+	}
+}
+
+// loadConfig shows the settings as Latch holds them; it reads no file.
 func (p *prefsWindow) loadConfig() {
-	cfg, err := grants.LoadConfig()
-	p.cfg = cfg
-	p.command.SetText(cfg.ClaudeCommand)
-	p.baselineChosen = cfg.BaselineChosen()
+	st := p.mw.settings()
+	c := st.Prefs()
+	p.command.SetText(c.ClaudeCommand)
+	p.baselineChosen = c.BaselineChosen
 	p.prompts.pick(0)
-	if cfg.PermissionPrompts == grants.PromptsAfterTurn {
+	if c.Prompts == app.PromptsAfterTurn {
 		p.prompts.pick(1)
 	}
-	p.setBaseline(cfg.Baseline())
-	p.exper.SetChecked(cfg.ExperimentalPermissionManagement)
-	p.phrase.SetChecked(cfg.PhraseDetection)
-	p.danger.SetChecked(cfg.DangerouslySkipPermissions)
-	if !cfg.DangerouslySkipPermissions {
+	p.setBaseline(c.Baseline)
+	p.exper.SetChecked(c.Experimental)
+	p.phrase.SetChecked(c.PhraseDetection)
+	p.danger.SetChecked(c.DangerousSkip)
+	if !c.DangerousSkip {
 		p.dangerMsg.Hide()
 	}
-	var syn *grants.SyntaxError
-	switch {
-	case errors.As(err, &syn):
+	switch err := st.LoadError(); {
+	case st.Malformed():
 		p.say(true, fmt.Sprintf("%v\nLatch runs on its defaults and will not overwrite the file until it is fixed.", err))
 		p.save.Disable()
 	case err != nil:
@@ -186,11 +202,19 @@ func (p *prefsWindow) loadConfig() {
 	}
 }
 
+// promptsMode is the mode selected now.
+func (p *prefsWindow) promptsMode() string {
+	if p.prompts.items[1].Selected {
+		return app.PromptsAfterTurn
+	}
+	return app.PromptsLive
+}
+
 // showBaseline shows, until the person chooses, the default of the mode
 // selected now.
 func (p *prefsWindow) showBaseline() {
 	if !p.baselineChosen {
-		p.setBaseline(p.prompts.items[1].Selected)
+		p.setBaseline(app.BaselineDefault(p.promptsMode()))
 	}
 }
 
@@ -210,58 +234,65 @@ func (p *prefsWindow) say(bad bool, msg string) {
 	p.cfgMsg.Show()
 }
 
-// settings sets what this window shows in c.
-func (p *prefsWindow) settings(c *grants.Config) {
-	c.ClaudeCommand = strings.TrimSpace(p.command.Text)
-	c.PermissionPrompts = grants.PromptsLive
-	if p.prompts.items[1].Selected {
-		c.PermissionPrompts = grants.PromptsAfterTurn
+// shown is what this window shows.
+func (p *prefsWindow) shown() app.Prefs {
+	return app.Prefs{
+		ClaudeCommand:   p.command.Text,
+		Prompts:         p.promptsMode(),
+		Baseline:        p.baseline.Checked,
+		BaselineChosen:  p.baselineChosen,
+		Experimental:    p.exper.Checked,
+		PhraseDetection: p.phrase.Checked,
+		DangerousSkip:   p.danger.Checked,
 	}
-	if p.baselineChosen {
-		c.SetBaseline(p.baseline.Checked)
-	}
-	c.ExperimentalPermissionManagement = p.exper.Checked
-	c.PhraseDetection = p.phrase.Checked
-	c.DangerouslySkipPermissions = p.danger.Checked
 }
 
-// saveConfig writes only what this window shows: the last folder and
-// scope, remembered elsewhere since it opened, are kept.
+// saveConfig saves what this window shows, off the UI goroutine; the last
+// folder and scope, remembered elsewhere since it opened, are kept. Then
+// the session takes the settings up and the main window shows them.
 func (p *prefsWindow) saveConfig() {
-	c := p.cfg
-	p.settings(&c)
-	if err := c.Validate(); err != nil {
-		p.say(true, err.Error())
-		return
-	}
-	if err := grants.UpdateConfig(p.settings); err != nil {
-		p.say(true, "Not saved: "+err.Error())
-		return
-	}
-	p.cfg = c
-	p.say(false, "Saved. The next prompt uses these settings.")
-	p.mw.reloadRunner()
-	p.mw.status.DangerousSkip = c.DangerouslySkipPermissions
-	p.mw.status.Prompts = c.PermissionPrompts
-	p.mw.refresh()
+	c := p.shown()
+	p.save.Disable() // one save at a time
+	go func() {
+		err := p.mw.settings().SavePrefs(c)
+		p.mw.do(func() {
+			p.save.Enable()
+			var invalid *app.InvalidSettingError
+			switch {
+			case errors.As(err, &invalid):
+				p.say(true, err.Error())
+				return
+			case err != nil:
+				p.say(true, "Not saved: "+err.Error())
+				return
+			}
+			p.say(false, "Saved. The next prompt uses these settings.")
+			p.mw.reloadRunner()
+			p.mw.status.DangerousSkip = c.DangerousSkip
+			p.mw.status.Prompts = c.Prompts
+			p.mw.refresh()
+		})
+	}()
 }
 
 // grantsSection lists the rules and folders saved in one settings file.
 type grantsSection struct {
 	p       *prefsWindow
-	store   *grants.Store
-	refused error // why the file is shown but not written
+	file    *app.GrantFile
 	box     *fyne.Container
 	list    *fyne.Container
 	msg     *widget.Label
 	rule    *kEntry
 	addRule *kButton
 	addDir  *kButton
+
+	reads sync.Mutex // one read at a time, so that reads are numbered in order
+	read  uint64     // reads made; guarded by reads
+	shown uint64     // the read shown; UI goroutine
 }
 
-func newGrantsSection(p *prefsWindow, title string, store *grants.Store, refused error) *grantsSection {
-	s := &grantsSection{p: p, store: store, refused: refused, list: container.NewVBox()}
-	path := store.Path
+func newGrantsSection(p *prefsWindow, title string, file *app.GrantFile) *grantsSection {
+	s := &grantsSection{p: p, file: file, list: container.NewVBox()}
 	h := widget.NewLabel(title)
 	h.TextStyle.Bold = true
 	s.msg = widget.NewLabel("")
@@ -273,9 +304,13 @@ func newGrantsSection(p *prefsWindow, title string, store *grants.Store, refused
 	s.rule.OnSubmitted = func(string) { s.addRuleNow() }
 	s.addRule = newKButton("Add rule", theme.ContentAddIcon(), p.esc, s.addRuleNow)
 	s.addDir = newKButton("Add folder…", theme.FolderOpenIcon(), p.esc, func() {
-		p.mw.chooseFolderIn(p.win, "", s.addFolder)
+		p.mw.chooseFolderOn(&p.modals, nil, "", s.addFolder)
 	})
-	s.box = container.NewVBox(h, caption(path), s.msg, s.list,
+	// Nothing is added before the file was read: it may be one Latch
+	// leaves alone.
+	s.addRule.Disable()
+	s.addDir.Disable()
+	s.box = container.NewVBox(h, caption(file.Path), s.msg, s.list,
 		container.NewBorder(nil, nil, nil, container.NewHBox(s.addRule, s.addDir), s.rule))
 	return s
 }
@@ -287,38 +322,52 @@ func (s *grantsSection) say(msg string) {
 	s.msg.Show()
 }
 
-// reload shows what the file holds now; UI goroutine only. It reads the
-// small file in place; edits and outside changes go through apply.
-func (s *grantsSection) reload() {
-	perms, err := s.store.Read()
-	s.show(perms, err)
+// follow shows the file, and shows it again whenever it changes, until the
+// window closes. Both the reads and the watch run off the UI goroutine.
+func (s *grantsSection) follow() {
+	go func() {
+		s.file.Watch(s.p.ctx, 500*time.Millisecond, s.refresh)
+		s.load(nil, nil)
+	}()
 }
 
 // refresh reads the file off the UI goroutine and shows it.
-func (s *grantsSection) refresh() { s.apply(func() error { return nil }, nil) }
+func (s *grantsSection) refresh() { go s.load(nil, nil) }
 
 // apply runs a settings change off the UI goroutine, where waiting for
 // another writer's lock cannot freeze the window, then shows the file; done
 // runs on the UI goroutine after a change that worked.
-func (s *grantsSection) apply(change func() error, done func()) {
-	go func() {
-		err := change()
-		perms, rerr := s.store.Read()
-		s.p.mw.do(func() {
-			s.show(perms, rerr)
-			if err != nil {
-				s.fail(err)
-				return
-			}
-			if done != nil {
-				done()
-			}
-		})
-	}()
+func (s *grantsSection) apply(change func() error, done func()) { go s.load(change, done) }
+
+// load runs change, if any, reads the file and shows it on the UI
+// goroutine, unless a newer read was shown already. Off the UI goroutine.
+func (s *grantsSection) load(change func() error, done func()) {
+	var err error
+	if change != nil {
+		err = change()
+	}
+	s.reads.Lock()
+	s.read++
+	n := s.read
+	saved, rerr := s.file.Read()
+	s.reads.Unlock()
+	s.p.mw.do(func() {
+		if n > s.shown {
+			s.shown = n
+			s.show(saved, rerr)
+		}
+		if err != nil {
+			s.fail(err)
+			return
+		}
+		if done != nil {
+			done()
+		}
+	})
 }
 
-// show lists perms, or says why the file cannot be used.
-func (s *grantsSection) show(perms grants.Permissions, err error) {
+// show lists what the file holds, or says why it cannot be used.
+func (s *grantsSection) show(saved app.SavedGrants, err error) {
 	s.list.Objects = nil
 	if err != nil {
 		s.say(fmt.Sprintf("%v\nLatch will not change this file until it is fixed.", err))
@@ -330,8 +379,8 @@ func (s *grantsSection) show(perms grants.Permissions, err error) {
 	s.msg.Hide()
 	s.addRule.Enable()
 	s.addDir.Enable()
-	if s.refused != nil {
-		s.fail(s.refused)
+	if saved.Refused != nil {
+		s.fail(saved.Refused)
 		s.addRule.Disable()
 		s.addDir.Disable()
 	}
@@ -341,18 +390,18 @@ func (s *grantsSection) show(perms grants.Permissions, err error) {
 		l.Truncation = fyne.TextTruncateEllipsis
 		b := newKButton("Remove", theme.DeleteIcon(), s.p.esc, func() { s.apply(remove, nil) })
 		b.Importance = widget.LowImportance
-		if s.refused != nil {
+		if saved.Refused != nil {
 			b.Disable()
 		}
 		return container.NewBorder(nil, nil, caption(kind), b, l)
 	}
-	for _, r := range perms.Allow {
-		s.list.Add(row("Rule  ", r, func() error { return s.store.RemoveRules(r) }))
+	for _, r := range saved.Rules {
+		s.list.Add(row("Rule  ", r, func() error { return s.file.RemoveRule(r) }))
 	}
-	for _, d := range perms.AdditionalDirectories {
-		s.list.Add(row("Folder", d, func() error { return s.store.RemoveDirs(d) }))
+	for _, d := range saved.Folders {
+		s.list.Add(row("Folder", d, func() error { return s.file.RemoveFolder(d) }))
 	}
-	if len(perms.Allow)+len(perms.AdditionalDirectories) == 0 {
+	if len(saved.Rules)+len(saved.Folders) == 0 {
 		s.list.Add(caption("Nothing saved here yet."))
 	}
 	s.list.Refresh()
@@ -363,18 +412,18 @@ func (s *grantsSection) addRuleNow() {
 	if r == "" {
 		return
 	}
-	s.apply(func() error { return s.store.AddRules(r) }, func() { s.rule.SetText("") })
+	s.apply(func() error { return s.file.AddRule(r) }, func() { s.rule.SetText("") })
 }
 
 // addFolder saves a picked folder as it resolves, which is also the folder
 // the second question (if any) names and the one the list then shows.
 func (s *grantsSection) addFolder(dir string) {
-	real, err := grants.ResolveDir(dir, "")
+	real, err := app.ResolveFolder(dir, "")
 	if err != nil {
 		s.fail(err)
 		return
 	}
-	s.p.mw.confirmBroadIn(s.p.win, []string{real}, func(force bool) {
-		s.apply(func() error { return s.store.AddDirs(force, real) }, nil)
+	s.p.modals.confirmBroad(nil, []string{real}, func(force bool) {
+		s.apply(func() error { return s.file.AddFolder(real, force) }, nil)
 	})
 }

@@ -12,18 +12,59 @@ import (
 	"github.com/adrg/xdg"
 
 	"github.com/latch-app/latch/app"
-	"github.com/latch-app/latch/core/grants"
 )
 
-// prefsHarness gives the window a private home, XDG config and project.
-func prefsHarness(t *testing.T) (*harness, string) {
+// prefsHarness gives the window a private home, XDG config and project;
+// the window loads config ("" = none) as Latch's config.
+func prefsHarness(t *testing.T, config string) (*harness, string) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	xdg.Reload()
 	t.Cleanup(xdg.Reload)
+	if config != "" {
+		writeFile(t, filepath.Join(home, ".config", "latch", "config.json"), config)
+	}
 	return newHarness(t), home
+}
+
+// openPrefs builds and shows Preferences and waits for its first read of
+// each settings file; it is closed when the test ends.
+func openPrefs(t *testing.T, h *harness) *prefsWindow {
+	t.Helper()
+	p := newPrefsWindow(h.mw)
+	p.Show()
+	t.Cleanup(p.Dismiss)
+	for range p.sections {
+		h.q.waitOne(t)
+	}
+	return p
+}
+
+// savedGrants reads the settings file of a section of p as Preferences
+// lists it, checking that it is the file at path.
+func savedGrants(t *testing.T, p *prefsWindow, section int, path string) app.SavedGrants {
+	t.Helper()
+	f := p.sections[section].file
+	if f.Path != path {
+		t.Fatalf("section %d lists %s, want %s", section, f.Path, path)
+	}
+	g, err := f.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// savedSettings is the config as a new window would load it.
+func savedSettings(t *testing.T) *app.Settings {
+	t.Helper()
+	s := app.LoadSettings()
+	if err := s.LoadError(); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func writeFile(t *testing.T, path, data string) {
@@ -41,12 +82,11 @@ func sectionText(s *grantsSection) string {
 }
 
 func TestPrefsShowAndEditSavedGrants(t *testing.T) {
-	h, home := prefsHarness(t)
+	h, home := prefsHarness(t, "")
 	user := filepath.Join(home, ".claude", "settings.json")
 	writeFile(t, user, `{"model": "opus", "permissions": {"allow": ["Bash(ls:*)"], "additionalDirectories": ["/srv/data"]}}`)
-	writeFile(t, grants.ProjectSettingsPath(h.mw.workdir), `{"permissions": {"allow": ["WebFetch"]}}`)
-	p := newPrefsWindow(h.mw)
-	defer p.win.Close()
+	writeFile(t, filepath.Join(h.mw.workdir, ".claude", "settings.local.json"), `{"permissions": {"allow": ["WebFetch"]}}`)
+	p := openPrefs(t, h)
 	if len(p.sections) != 2 {
 		t.Fatalf("%d sections", len(p.sections))
 	}
@@ -61,9 +101,8 @@ func TestPrefsShowAndEditSavedGrants(t *testing.T) {
 	us.rule.SetText("Read(~/notes/**)")
 	us.addRule.OnTapped()
 	h.q.waitOne(t) // the saved file shown
-	perms, err := grants.NewStore(user).Read()
-	if err != nil || !slices.Contains(perms.Allow, "Read(~/notes/**)") {
-		t.Fatalf("rule not saved: %v %v", perms.Allow, err)
+	if saved := savedGrants(t, p, 0, user); !slices.Contains(saved.Rules, "Read(~/notes/**)") {
+		t.Fatalf("rule not saved: %v", saved.Rules)
 	}
 	if !strings.Contains(sectionText(us), "Read(~/notes/**)") {
 		t.Error("new rule not listed")
@@ -76,11 +115,10 @@ func TestPrefsShowAndEditSavedGrants(t *testing.T) {
 	// Remove the first rule with its button.
 	removeButton(t, us.list, "Bash(ls:*)").OnTapped()
 	h.q.waitOne(t)
-	perms, _ = grants.NewStore(user).Read()
 	if strings.Contains(sectionText(us), "Bash(ls:*)") {
 		t.Error("removed rule still listed")
 	}
-	if slices.Contains(perms.Allow, "Bash(ls:*)") {
+	if slices.Contains(savedGrants(t, p, 0, user).Rules, "Bash(ls:*)") {
 		t.Error("rule not removed")
 	}
 
@@ -92,12 +130,11 @@ func TestPrefsShowAndEditSavedGrants(t *testing.T) {
 }
 
 func TestPrefsMalformedSettingsAreLeftAlone(t *testing.T) {
-	h, home := prefsHarness(t)
+	h, home := prefsHarness(t, "")
 	user := filepath.Join(home, ".claude", "settings.json")
 	bad := `{"permissions": {"allow": ["Bash",]}}`
 	writeFile(t, user, bad)
-	p := newPrefsWindow(h.mw)
-	defer p.win.Close()
+	p := openPrefs(t, h)
 	s := p.sections[0]
 	if !s.msg.Visible() || !strings.Contains(s.msg.Text, "will not change this file") {
 		t.Errorf("error shown: %v %q", s.msg.Visible(), s.msg.Text)
@@ -111,9 +148,8 @@ func TestPrefsMalformedSettingsAreLeftAlone(t *testing.T) {
 }
 
 func TestPrefsSaveConfig(t *testing.T) {
-	h, _ := prefsHarness(t)
-	p := newPrefsWindow(h.mw)
-	defer p.win.Close()
+	h, _ := prefsHarness(t, "")
+	p := openPrefs(t, h)
 	if p.command.Text != "claude" || !p.prompts.items[0].Selected || p.baseline.Checked || p.dangerMsg.Visible() {
 		t.Fatal("defaults not shown")
 	}
@@ -128,6 +164,7 @@ func TestPrefsSaveConfig(t *testing.T) {
 	h.mw.runner = h.r // a session is running
 	h.mw.mu.Unlock()
 	p.save.OnTapped()
+	h.q.waitOne(t) // saved
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		h.r.mu.Lock()
@@ -141,12 +178,9 @@ func TestPrefsSaveConfig(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	cfg, err := grants.LoadConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.ClaudeCommand != "npx claude" || cfg.PermissionPrompts != grants.PromptsAfterTurn ||
-		!cfg.ExperimentalPermissionManagement || !cfg.DangerouslySkipPermissions || !cfg.Baseline() || cfg.BaselineChosen() {
+	cfg := savedSettings(t).Prefs()
+	if cfg.ClaudeCommand != "npx claude" || cfg.Prompts != app.PromptsAfterTurn ||
+		!cfg.Experimental || !cfg.DangerousSkip || !cfg.Baseline || cfg.BaselineChosen {
 		t.Errorf("saved %+v", cfg)
 	}
 	if !h.mw.dangerLbl.Visible() {
@@ -155,11 +189,9 @@ func TestPrefsSaveConfig(t *testing.T) {
 }
 
 func TestPrefsMalformedConfigIsNotOverwritten(t *testing.T) {
-	h, home := prefsHarness(t)
+	h, home := prefsHarness(t, `{"claude_command": `)
 	path := filepath.Join(home, ".config", "latch", "config.json")
-	writeFile(t, path, `{"claude_command": `)
-	p := newPrefsWindow(h.mw)
-	defer p.win.Close()
+	p := openPrefs(t, h)
 	if !p.save.Disabled() || !strings.Contains(p.cfgMsg.Text, "will not overwrite") {
 		t.Errorf("save enabled %v, message %q", !p.save.Disabled(), p.cfgMsg.Text)
 	}
@@ -185,7 +217,7 @@ func removeButton(t *testing.T, list *fyne.Container, value string) *kButton {
 }
 
 func TestPrefsEscCloses(t *testing.T) {
-	h, _ := prefsHarness(t)
+	h, _ := prefsHarness(t, "")
 	h.mw.showPrefs()
 	c := h.mw.prefs.win.Canvas()
 	c.Focus(h.mw.prefs.command)
@@ -227,12 +259,8 @@ func TestPrefsBaselineFollowsTheMode(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h, home := prefsHarness(t)
-			if tc.config != "" {
-				writeFile(t, filepath.Join(home, ".config", "latch", "config.json"), tc.config)
-			}
-			p := newPrefsWindow(h.mw)
-			defer p.win.Close()
+			h, _ := prefsHarness(t, tc.config)
+			p := openPrefs(t, h)
 			if p.baseline.Checked != tc.shown {
 				t.Fatalf("shown %v at open, want %v", p.baseline.Checked, tc.shown)
 			}
@@ -250,24 +278,24 @@ func TestPrefsBaselineFollowsTheMode(t *testing.T) {
 				}
 			}
 			p.save.OnTapped()
-			cfg, err := grants.LoadConfig()
-			if err != nil {
-				t.Fatal(err)
+			h.q.waitOne(t) // saved
+			cfg := savedSettings(t).Prefs()
+			if cfg.BaselineChosen != tc.chosen || cfg.Baseline != tc.saved {
+				t.Errorf("saved: chosen %v, Baseline() %v; want %v, %v", cfg.BaselineChosen, cfg.Baseline, tc.chosen, tc.saved)
 			}
-			if cfg.BaselineChosen() != tc.chosen || cfg.Baseline() != tc.saved {
-				t.Errorf("saved: chosen %v, Baseline() %v; want %v, %v", cfg.BaselineChosen(), cfg.Baseline(), tc.chosen, tc.saved)
+			if cfg.Baseline != p.baseline.Checked {
+				t.Errorf("the toggle shows %v, the next run has %v", p.baseline.Checked, cfg.Baseline)
 			}
-			if cfg.Baseline() != p.baseline.Checked {
-				t.Errorf("the toggle shows %v, the next run has %v", p.baseline.Checked, cfg.Baseline())
+			if run, err := h.mw.settings().SessionConfig(h.mw.workdir); err != nil || slices.Contains(run.AllowedTools, "Bash") != cfg.Baseline {
+				t.Errorf("the next run pre-approves %q (%v), want the baseline %v", run.AllowedTools, err, cfg.Baseline)
 			}
 		})
 	}
 }
 
 func TestPrefsSaysWhatTheBaselineDoes(t *testing.T) {
-	h, _ := prefsHarness(t)
-	p := newPrefsWindow(h.mw)
-	defer p.win.Close()
+	h, _ := prefsHarness(t, "")
+	p := openPrefs(t, h)
 	want := "Pre-approve Bash, Read, Write and Edit for every run (never saved to a settings file). " +
 		"Default: on when permissions are asked after the turn, off when they are asked live."
 	if !slices.Contains(allText(p.win.Content()), want) {
@@ -278,24 +306,24 @@ func TestPrefsSaysWhatTheBaselineDoes(t *testing.T) {
 // TestPrefsSaveKeepsWhatWasRemembered: the folder and scope remembered
 // while Preferences is open survive its save.
 func TestPrefsSaveKeepsWhatWasRemembered(t *testing.T) {
-	h, home := prefsHarness(t)
+	h, home := prefsHarness(t, `{"last_workdir": "/old", "grant_scope": "project", "theme": "dark"}`)
 	path := filepath.Join(home, ".config", "latch", "config.json")
-	writeFile(t, path, `{"last_workdir": "/old", "grant_scope": "project", "theme": "dark"}`)
-	p := newPrefsWindow(h.mw)
-	defer p.win.Close()
-	h.mw.rememberScope(app.ScopeUser)
-	lastScopes.saves.Wait()
-	if err := grants.UpdateConfig(func(c *grants.Config) { c.LastWorkdir = "/new" }); err != nil {
-		t.Fatal(err)
+	p := openPrefs(t, h)
+	h.mw.settings().RememberScope(app.ScopeUser)
+	h.mw.settings().Flush()
+	other := savedSettings(t) // another Latch
+	other.RememberWorkdir("/new")
+	other.Flush()
+	if got := savedSettings(t).LastWorkdir(); got != "/new" {
+		t.Fatalf("the other Latch saved last_workdir %q", got)
 	}
 	p.phrase.SetChecked(true)
 	p.save.OnTapped()
-	cfg, err := grants.LoadConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.LastWorkdir != "/new" || cfg.GrantScope != grants.GrantScopeUser || !cfg.PhraseDetection {
-		t.Errorf("saved %+v", cfg)
+	h.q.waitOne(t) // saved
+	cfg := savedSettings(t)
+	if cfg.LastWorkdir() != "/new" || cfg.Scope() != app.ScopeUser || !cfg.Prefs().PhraseDetection {
+		data, _ := os.ReadFile(path)
+		t.Errorf("saved %s", data)
 	}
 	if data, _ := os.ReadFile(path); !strings.Contains(string(data), `"theme": "dark"`) {
 		t.Errorf("unknown key lost: %s", data)

@@ -1,7 +1,7 @@
 // Package ui is Latch's window: the transcript, the permission and grant
 // dialogs, the folder chooser and the preferences. It knows no NDJSON and
 // writes no files: it talks to a session through app.Surface and reads and
-// saves settings through core/grants.
+// saves settings through app.Settings, off the UI goroutine.
 package ui
 
 import (
@@ -21,16 +21,16 @@ type Runner interface {
 	Close()
 }
 
-// Reloader is a Runner that can re-read the settings; the window calls it
+// reloader is a Runner that can re-read the settings; the window calls it
 // after Preferences are saved so the next prompt runs under them.
-type Reloader interface {
+type reloader interface {
 	Reload() error
 }
 
-// Granter is a Runner whose grants can be taken back and whose refused
+// granter is a Runner whose grants can be taken back and whose refused
 // calls can be granted after the turn; *app.Session is one. Both do file
 // I/O, so the window calls them off the UI goroutine.
-type Granter interface {
+type granter interface {
 	Undo(grantID string) error
 	GrantLater(toolUseID string) error
 }
@@ -43,17 +43,22 @@ type Options struct {
 	NewRunner func(workdir string, s app.Surface) (Runner, error)
 	Notice    string // shown in the transcript at start
 	Version   string
+	Settings  *app.Settings // Latch's config, loaded once by the caller (nil: Run loads it)
 }
 
-// AppID is the desktop application id.
-const AppID = "app.latch.Latch"
+// appID is the desktop application id.
+const appID = "app.latch.Latch"
 
 // Run shows the main window until it is closed, then ends the session so no
 // process outlives the window.
 func Run(opts Options) error {
-	a := fyneapp.NewWithID(AppID)
+	if opts.Settings == nil {
+		opts.Settings = app.LoadSettings()
+	}
+	a := fyneapp.NewWithID(appID)
 	a.SetIcon(fyne.NewStaticResource("latch.png", assets.IconPNG))
-	mw := NewMainWindow(a, opts)
+	mw := newMainWindow(a, opts, fyne.Do)
+	go mw.surf.pump()
 	lc := a.Lifecycle()
 	lc.SetOnEnteredForeground(func() { mw.foreground = true })
 	lc.SetOnExitedForeground(func() { mw.foreground = false })

@@ -9,11 +9,11 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/latch-app/latch/app"
-	"github.com/latch-app/latch/core/grants"
 )
 
 // TestMain keeps the tests away from the real Latch config: a dialog
-// remembers the scope chosen last in it.
+// remembers the scope chosen last in it. Each window's config writes end
+// with its test (newHarness).
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "latch-ui-test-")
 	if err != nil {
@@ -22,21 +22,20 @@ func TestMain(m *testing.M) {
 	os.Setenv("XDG_CONFIG_HOME", dir)
 	xdg.Reload()
 	code := m.Run()
-	lastScopes.saves.Wait()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
 
 // isolateConfig gives the test a config of its own holding content ("" =
-// none) and returns its path. A test that chooses a scope other than the
-// default must use it, or later tests open their dialogs on that scope.
+// none) and returns its path; a window made after it loads that config. A
+// test that chooses a scope other than the default must use it, or later
+// tests open their dialogs on that scope.
 func isolateConfig(t *testing.T, content string) string {
 	t.Helper()
 	dir := t.TempDir()
 	t.Cleanup(xdg.Reload) // after t.Setenv restored the variable
 	t.Setenv("XDG_CONFIG_HOME", dir)
 	xdg.Reload()
-	t.Cleanup(lastScopes.saves.Wait) // before the folder is removed
 	path := filepath.Join(dir, "latch", "config.json")
 	if content != "" {
 		writeFile(t, path, content)
@@ -60,8 +59,8 @@ func TestLastScopeComesFromTheConfig(t *testing.T) {
 		t.Run(tc.content, func(t *testing.T) {
 			isolateConfig(t, tc.content)
 			h := newHarness(t)
-			if got := h.mw.lastScope(); got != tc.want {
-				t.Errorf("lastScope() = %v, want %v", got, tc.want)
+			if got := h.mw.settings().Scope(); got != tc.want {
+				t.Errorf("Scope() = %v, want %v", got, tc.want)
 			}
 		})
 	}
@@ -74,20 +73,19 @@ func TestRememberScope(t *testing.T) {
 		s   app.Scope
 		key string
 	}{{app.ScopeUser, "user"}, {app.ScopeOnce, "session"}, {app.ScopeProject, "project"}} {
-		h.mw.rememberScope(tc.s)
-		if got := h.mw.lastScope(); got != tc.s { // before the write landed
-			t.Errorf("lastScope() = %v right after rememberScope(%v)", got, tc.s)
+		h.mw.settings().RememberScope(tc.s)
+		if got := h.mw.settings().Scope(); got != tc.s { // before the write landed
+			t.Errorf("Scope() = %v right after RememberScope(%v)", got, tc.s)
 		}
-		lastScopes.saves.Wait()
+		h.mw.settings().Flush()
 		data, err := os.ReadFile(path)
 		if err != nil || gjson.GetBytes(data, "grant_scope").String() != tc.key || gjson.GetBytes(data, "theme").String() != "dark" {
-			t.Errorf("config after rememberScope(%v): %s %v", tc.s, data, err)
+			t.Errorf("config after RememberScope(%v): %s %v", tc.s, data, err)
 		}
 		// A new window reads it back.
-		if got := newHarness(t).mw.lastScope(); got != tc.s {
-			t.Errorf("a new window's lastScope() = %v, want %v", got, tc.s)
+		if got := newHarness(t).mw.settings().Scope(); got != tc.s {
+			t.Errorf("a new window's Scope() = %v, want %v", got, tc.s)
 		}
-		h.mw.lastScope() // h's window is the one remembered again
 	}
 }
 
@@ -95,13 +93,15 @@ func TestRememberScopeSavesTheNewest(t *testing.T) {
 	path := isolateConfig(t, "")
 	h := newHarness(t)
 	for range 20 {
-		h.mw.rememberScope(app.ScopeUser)
-		h.mw.rememberScope(app.ScopeOnce)
+		h.mw.settings().RememberScope(app.ScopeUser)
+		h.mw.settings().RememberScope(app.ScopeOnce)
 	}
-	lastScopes.saves.Wait()
-	cfg, err := grants.LoadConfig()
-	if err != nil || cfg.GrantScope != grants.GrantScopeSession {
-		data, _ := os.ReadFile(path)
+	h.mw.settings().Flush()
+	data, err := os.ReadFile(path)
+	if err == nil {
+		err = app.LoadSettings().LoadError()
+	}
+	if err != nil || gjson.GetBytes(data, "grant_scope").String() != "session" {
 		t.Errorf("saved %s (%v), want grant_scope session", data, err)
 	}
 }
@@ -110,10 +110,10 @@ func TestRememberScopeLeavesAMalformedConfig(t *testing.T) {
 	bad := `{"grant_scope": "user",}`
 	path := isolateConfig(t, bad)
 	h := newHarness(t)
-	h.mw.rememberScope(app.ScopeOnce)
-	lastScopes.saves.Wait()
-	if got := h.mw.lastScope(); got != app.ScopeOnce {
-		t.Errorf("lastScope() = %v, want the scope chosen in this window", got)
+	h.mw.settings().RememberScope(app.ScopeOnce)
+	h.mw.settings().Flush()
+	if got := h.mw.settings().Scope(); got != app.ScopeOnce {
+		t.Errorf("Scope() = %v, want the scope chosen in this window", got)
 	}
 	if data, _ := os.ReadFile(path); string(data) != bad {
 		t.Errorf("malformed config rewritten: %s", data)

@@ -54,22 +54,38 @@ func TestShowFromManyGoroutines(t *testing.T) {
 	}
 }
 
+// TestPumpSendsOneBatchPerFrame: while a batch is on its way to a busy UI
+// goroutine the pump sends no other, however many frames pass and events
+// arrive; that batch shows them all when it runs; then the pump sends again.
 func TestPumpSendsOneBatchPerFrame(t *testing.T) {
 	h := newHarness(t)
 	var calls atomic.Int32
 	q := h.q
 	h.mw.do = func(f func()) { calls.Add(1); q.do(f) }
-	for i := 0; i < 2000; i++ {
-		h.mw.surf.Show(app.Event{Kind: app.EvText, BlockID: "b", Text: "x"})
+	show := func(n int) {
+		for range n {
+			h.mw.surf.Show(app.Event{Kind: app.EvText, BlockID: "b", Text: "x"})
+		}
 	}
+	show(1000)
 	go h.mw.surf.pump()
-	q.waitOne(t) // one frame's batch
-	// Nothing else arrives while that batch was pending: no second call.
-	if n := calls.Load(); n != 1 {
-		t.Fatalf("%d calls onto the UI goroutine for one burst", n)
+	waitFor(t, "the first batch", func() bool { return calls.Load() > 0 })
+	// The UI goroutine is busy for ten frames, while more deltas arrive.
+	for range 10 {
+		show(100)
+		time.Sleep(frame)
 	}
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("%d calls onto the UI goroutine while the first batch waited, want 1", n)
+	}
+	q.waitOne(t) // the batch runs, with all that arrived meanwhile
 	if n := len(h.mw.tr.entries); n != 1 || h.mw.tr.entries[0].text.Len() != 2000 {
 		t.Fatalf("%d rows, want one with every delta", n)
+	}
+	show(1)
+	q.waitOne(t) // the next frame's batch
+	if n := calls.Load(); n != 2 || h.mw.tr.entries[0].text.Len() != 2001 {
+		t.Fatalf("%d calls, %d bytes shown; want 2 calls and every delta", n, h.mw.tr.entries[0].text.Len())
 	}
 }
 
