@@ -17,7 +17,7 @@ func openWindow(dir string) int {
 	settings := app.LoadSettings()
 	notice := ""
 	if err := settings.LoadError(); err != nil {
-		notice = fmt.Sprintf("%v — Latch runs on its defaults until the file is fixed; it will not overwrite it.", err)
+		notice = fmt.Sprintf("%v — Latch runs on its defaults until the file is fixed and Latch is started again; it will not overwrite it.", err)
 	}
 	if dir == "" {
 		dir = startFolder(settings.LastWorkdir())
