@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/latch-app/latch/app"
@@ -184,8 +183,7 @@ func TestAskUserQuestion(t *testing.T) {
 // allText collects the text of labels, entries, buttons and grids under o.
 func allText(o fyne.CanvasObject) []string {
 	var out []string
-	var walk func(fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
+	visit(o, func(o fyne.CanvasObject) {
 		switch w := o.(type) {
 		case *widget.Label:
 			out = append(out, w.Text)
@@ -200,18 +198,6 @@ func allText(o fyne.CanvasObject) []string {
 		case *widget.RichText:
 			out = append(out, w.String())
 		}
-		switch w := o.(type) {
-		case *fyne.Container:
-			for _, c := range w.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			r := test.WidgetRenderer(w)
-			for _, c := range r.Objects() {
-				walk(c)
-			}
-		}
-	}
-	walk(o)
+	})
 	return out
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/latch-app/latch/app"
@@ -51,23 +50,11 @@ func (w folderWorld) climb(to string) string {
 // labels is the text of every label under o.
 func labels(o fyne.CanvasObject) string {
 	var out []string
-	var walk func(fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
+	visit(o, func(o fyne.CanvasObject) {
 		if l, ok := o.(*widget.Label); ok {
 			out = append(out, l.Text)
 		}
-		switch w := o.(type) {
-		case *fyne.Container:
-			for _, c := range w.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			for _, c := range test.WidgetRenderer(w).Objects() {
-				walk(c)
-			}
-		}
-	}
-	walk(o)
+	})
 	return strings.Join(out, "\n")
 }
 

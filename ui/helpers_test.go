@@ -131,3 +131,19 @@ func typeRunes(c fyne.Canvas, s string) {
 
 // overlayUp reports whether a dialog is showing.
 func overlayUp(c fyne.Canvas) bool { return c.Overlays().Top() != nil }
+
+// visit calls f on o and on every object under it, as the renderers lay
+// them out.
+func visit(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
+	f(o)
+	switch w := o.(type) {
+	case *fyne.Container:
+		for _, c := range w.Objects {
+			visit(c, f)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(w).Objects() {
+			visit(c, f)
+		}
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 
 	"github.com/latch-app/latch/app"
 )
@@ -16,23 +15,11 @@ import (
 func button(t *testing.T, o fyne.CanvasObject, text string) *kButton {
 	t.Helper()
 	var found *kButton
-	var walk func(fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
+	visit(o, func(o fyne.CanvasObject) {
 		if b, ok := o.(*kButton); ok && b.Text == text {
 			found = b
 		}
-		switch w := o.(type) {
-		case *fyne.Container:
-			for _, c := range w.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			for _, c := range test.WidgetRenderer(w).Objects() {
-				walk(c)
-			}
-		}
-	}
-	walk(o)
+	})
 	if found == nil {
 		t.Fatalf("no %q button", text)
 	}
