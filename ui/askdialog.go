@@ -17,7 +17,7 @@ import (
 // own prompt: 1 Allow once, 2 Always allow, 3 Deny, Esc deny and stop.
 type askDialog struct {
 	m    *modal
-	mw   *MainWindow
+	mw   *mainWindow
 	q    app.Question
 	done func(app.Decision)
 
@@ -39,7 +39,7 @@ type askDialog struct {
 
 // newAskDialog builds the dialog for q on the window's stack; done gets
 // the answer. Show it with Show.
-func (mw *MainWindow) newAskDialog(q app.Question, done func(app.Decision)) *modal {
+func (mw *mainWindow) newAskDialog(q app.Question, done func(app.Decision)) *modal {
 	d := &askDialog{mw: mw, q: q, done: done}
 	d.m = mw.modals.newModal(nil, d, 640)
 	d.m.onKey, d.m.onRune = d.key, d.rune

@@ -39,19 +39,19 @@ func uriPath(uri string) string {
 
 // chooseFolder lets the person pick a folder with the desktop's own chooser,
 // or Fyne's when the portal is missing; picked runs on the UI goroutine.
-func (mw *MainWindow) chooseFolder(start string, picked func(string)) {
+func (mw *mainWindow) chooseFolder(start string, picked func(string)) {
 	mw.chooseFolderOn(&mw.modals.modalStack, nil, start, picked)
 }
 
 // chooseFolderFor is chooseFolder for the dialog parent: Fyne's chooser is
 // its child, and nothing is picked for it once it went down.
-func (mw *MainWindow) chooseFolderFor(parent *modal, start string, picked func(string)) {
+func (mw *mainWindow) chooseFolderFor(parent *modal, start string, picked func(string)) {
 	mw.chooseFolderOn(parent.stack, parent, start, picked)
 }
 
 // chooseFolderOn asks the portal off the UI goroutine, where it waits for
 // the person, and looks there too for the folder Fyne's chooser starts in.
-func (mw *MainWindow) chooseFolderOn(st *modalStack, parent *modal, start string, picked func(string)) {
+func (mw *mainWindow) chooseFolderOn(st *modalStack, parent *modal, start string, picked func(string)) {
 	go func() {
 		p, ok, err := portalPick("Choose a folder", start)
 		var loc fyne.ListableURI

@@ -22,7 +22,7 @@ import (
 // the scope and the buttons below it stay in view.
 type grantDialog struct {
 	m    *modal
-	mw   *MainWindow
+	mw   *mainWindow
 	r    app.GrantRequest
 	done func(app.Decision)
 
@@ -41,7 +41,7 @@ type grantDialog struct {
 
 // newGrantDialog builds the dialog for r on the window's stack; done gets
 // the answer. Show it with Show.
-func (mw *MainWindow) newGrantDialog(r app.GrantRequest, done func(app.Decision)) *modal {
+func (mw *mainWindow) newGrantDialog(r app.GrantRequest, done func(app.Decision)) *modal {
 	d := &grantDialog{mw: mw, r: r, done: done}
 	d.m = mw.modals.newModal(nil, d, grantDialogWidth)
 	d.m.onKey, d.m.onRune = d.key, func(rune) bool { return false }

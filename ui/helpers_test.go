@@ -69,7 +69,7 @@ func (f *fakeRunner) sentCopy() []string {
 }
 
 type harness struct {
-	mw *MainWindow
+	mw *mainWindow
 	q  *uiQueue
 	c  fyne.Canvas
 	r  *fakeRunner

@@ -73,11 +73,11 @@ func opensInBrowser(u *url.URL) bool {
 
 // confirmLink shows a link's whole target before anything happens (the
 // transcript's links call it).
-func (mw *MainWindow) confirmLink(u *url.URL) { mw.newLinkConfirm(u).Show() }
+func (mw *mainWindow) confirmLink(u *url.URL) { mw.newLinkConfirm(u).Show() }
 
 // newLinkConfirm builds the question for a link on the window's stack. Web
 // links can then be opened; every link can be copied.
-func (mw *MainWindow) newLinkConfirm(u *url.URL) *modal {
+func (mw *mainWindow) newLinkConfirm(u *url.URL) *modal {
 	m := mw.modals.newModal(nil, nil, 520)
 	var cancel *kButton
 	m.onKey = func(ev *fyne.KeyEvent) bool {

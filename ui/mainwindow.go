@@ -18,9 +18,9 @@ import (
 // windowTitle is the main window's title, always.
 const windowTitle = "Latch"
 
-// MainWindow is Latch's one main window: the working folder, the
+// mainWindow is Latch's one main window: the working folder, the
 // transcript, the prompt box and the status line.
-type MainWindow struct {
+type mainWindow struct {
 	app  fyne.App
 	win  fyne.Window
 	opts Options
@@ -61,8 +61,8 @@ type MainWindow struct {
 // newMainWindow builds the window on a (a real app or fyne.io/fyne/v2/test's);
 // do runs a function on the UI goroutine (fyne.Do). Run starts its event
 // pump and shows it.
-func newMainWindow(a fyne.App, opts Options, do func(func())) *MainWindow {
-	mw := &MainWindow{app: a, opts: opts, workdir: opts.Workdir, foreground: true}
+func newMainWindow(a fyne.App, opts Options, do func(func())) *mainWindow {
+	mw := &mainWindow{app: a, opts: opts, workdir: opts.Workdir, foreground: true}
 	mw.surf = newSurface(mw)
 	mw.do = func(f func()) {
 		select {
@@ -91,13 +91,7 @@ func newMainWindow(a fyne.App, opts Options, do func(func())) *MainWindow {
 	return mw
 }
 
-// Window is the main window.
-func (mw *MainWindow) Window() fyne.Window { return mw.win }
-
-// Surface is what a Session talks to.
-func (mw *MainWindow) Surface() app.Surface { return mw.surf }
-
-func (mw *MainWindow) build() {
+func (mw *mainWindow) build() {
 	mw.tr = newTranscript()
 	mw.tr.actions = rowActions{openLink: mw.confirmLink, grantLater: mw.grantLater, undo: mw.undoGrant}
 	mw.tr.copy = func(s string) { mw.app.Clipboard().SetContent(s) }
@@ -158,7 +152,7 @@ func (mw *MainWindow) build() {
 	mw.win.SetContent(container.NewBorder(top, bottom, nil, nil, center))
 }
 
-func (mw *MainWindow) menu() *fyne.MainMenu {
+func (mw *mainWindow) menu() *fyne.MainMenu {
 	folder := fyne.NewMenuItem("Change Folder…", mw.pickFolder)
 	folder.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
 	prefs := fyne.NewMenuItem("Preferences…", mw.showPrefs)
@@ -174,14 +168,14 @@ func (mw *MainWindow) menu() *fyne.MainMenu {
 }
 
 // copyLastAnswer puts Claude's last answer on the clipboard, as markdown.
-func (mw *MainWindow) copyLastAnswer() {
+func (mw *mainWindow) copyLastAnswer() {
 	if text := mw.tr.lastAnswer(); text != "" {
 		mw.app.Clipboard().SetContent(text)
 	}
 }
 
 // refresh brings the folder bar, buttons and status line up to date.
-func (mw *MainWindow) refresh() {
+func (mw *mainWindow) refresh() {
 	if mw.workdir == "" {
 		mw.folderLbl.SetText("(none — choose one)")
 	} else {
@@ -231,7 +225,7 @@ func (mw *MainWindow) refresh() {
 	}
 }
 
-func (mw *MainWindow) statusText() string {
+func (mw *mainWindow) statusText() string {
 	st := mw.status
 	state := st.State.String()
 	parts := []string{strings.ToUpper(state[:1]) + state[1:]}
@@ -291,7 +285,7 @@ func modeBanner(st app.Status) (text string, danger bool) {
 }
 
 // apply shows a batch of events; UI goroutine only.
-func (mw *MainWindow) apply(batch []app.Event) {
+func (mw *mainWindow) apply(batch []app.Event) {
 	turnEnded := false
 	for _, ev := range batch {
 		switch ev.Kind {
@@ -333,18 +327,18 @@ func (mw *MainWindow) apply(batch []app.Event) {
 	}
 }
 
-func (mw *MainWindow) notify(msg string) {
+func (mw *mainWindow) notify(msg string) {
 	mw.app.SendNotification(fyne.NewNotification("Latch", msg))
 }
 
-func (mw *MainWindow) questionShown(p *pending) {
+func (mw *mainWindow) questionShown(p *pending) {
 	if !mw.foreground {
 		mw.notify(p.notice)
 	}
 }
 
 // focusPrompt gives the prompt box the keyboard unless a dialog has it.
-func (mw *MainWindow) focusPrompt() {
+func (mw *mainWindow) focusPrompt() {
 	if mw.modals.active() {
 		return
 	}
@@ -355,7 +349,7 @@ func (mw *MainWindow) focusPrompt() {
 // and everything after come from the session's events; until Send returns
 // the window only keeps a second prompt from racing the first. A prompt
 // that could not be sent goes back into the box.
-func (mw *MainWindow) send() {
+func (mw *mainWindow) send() {
 	text := strings.TrimSpace(mw.prompt.Text)
 	if text == "" || mw.running || mw.sending {
 		return
@@ -399,7 +393,7 @@ func (mw *MainWindow) send() {
 // runnerFor returns the session for dir, starting one if there is none.
 // Starting one reads the config, which can wait on the config's lock: that
 // happens outside mw.mu, which the UI goroutine takes.
-func (mw *MainWindow) runnerFor(dir string) (Runner, error) {
+func (mw *mainWindow) runnerFor(dir string) (Runner, error) {
 	mw.mu.Lock()
 	r, released := mw.runner, mw.released
 	mw.mu.Unlock()
@@ -431,7 +425,7 @@ func (mw *MainWindow) runnerFor(dir string) (Runner, error) {
 	return r, nil
 }
 
-func (mw *MainWindow) stop() {
+func (mw *mainWindow) stop() {
 	mw.mu.Lock()
 	r := mw.runner
 	mw.mu.Unlock()
@@ -441,18 +435,18 @@ func (mw *MainWindow) stop() {
 }
 
 // undoGrant takes a grant back (the Undo of its transcript row).
-func (mw *MainWindow) undoGrant(id string) {
+func (mw *mainWindow) undoGrant(id string) {
 	mw.withGranter(func(g granter) error { return g.Undo(id) })
 }
 
 // grantLater offers the grant dialog for a refused call (Grant… on its card).
-func (mw *MainWindow) grantLater(toolUseID string) {
+func (mw *mainWindow) grantLater(toolUseID string) {
 	mw.withGranter(func(g granter) error { return g.GrantLater(toolUseID) })
 }
 
 // withGranter runs f off the UI goroutine on the session, if it is one;
 // a failure shows in the transcript.
-func (mw *MainWindow) withGranter(f func(granter) error) {
+func (mw *mainWindow) withGranter(f func(granter) error) {
 	mw.mu.Lock()
 	g, ok := mw.runner.(granter)
 	mw.mu.Unlock()
@@ -467,7 +461,7 @@ func (mw *MainWindow) withGranter(f func(granter) error) {
 }
 
 // reloadRunner asks the session, if it can, to take up saved settings.
-func (mw *MainWindow) reloadRunner() {
+func (mw *mainWindow) reloadRunner() {
 	mw.mu.Lock()
 	r, ok := mw.runner.(reloader)
 	mw.mu.Unlock()
@@ -483,7 +477,7 @@ func (mw *MainWindow) reloadRunner() {
 }
 
 // closeRunner ends the session, if any; the next prompt starts a new one.
-func (mw *MainWindow) closeRunner() Runner {
+func (mw *mainWindow) closeRunner() Runner {
 	mw.mu.Lock()
 	r := mw.runner
 	mw.runner = nil
@@ -492,13 +486,13 @@ func (mw *MainWindow) closeRunner() Runner {
 	return r
 }
 
-func (mw *MainWindow) pickFolder() {
-	mw.chooseFolder(mw.workdir, mw.SetFolder)
+func (mw *mainWindow) pickFolder() {
+	mw.chooseFolder(mw.workdir, mw.setFolder)
 }
 
-// SetFolder makes dir the working folder; the running session, if any, ends
+// setFolder makes dir the working folder; the running session, if any, ends
 // and the next prompt starts a new one there.
-func (mw *MainWindow) SetFolder(dir string) {
+func (mw *mainWindow) setFolder(dir string) {
 	if dir == "" || dir == mw.workdir {
 		return
 	}

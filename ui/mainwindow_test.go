@@ -162,7 +162,7 @@ func TestChangingFolderEndsTheSession(t *testing.T) {
 	h.mw.surf.Show(app.Event{Kind: app.EvStatus, Status: &app.Status{State: app.Idle}})
 	h.mw.surf.flush()
 	dir := t.TempDir()
-	h.mw.SetFolder(dir)
+	h.mw.setFolder(dir)
 	waitFor(t, "Close", func() bool { h.r.mu.Lock(); defer h.r.mu.Unlock(); return h.r.closed == 1 })
 	if h.mw.folderLbl.Text != dir {
 		t.Errorf("folder bar shows %q", h.mw.folderLbl.Text)
@@ -236,7 +236,7 @@ func TestChangingFolderDuringATurn(t *testing.T) {
 	if !h.mw.running {
 		t.Fatal("not running during the turn")
 	}
-	h.mw.SetFolder(t.TempDir())
+	h.mw.setFolder(t.TempDir())
 	// The closing session still reports, and even asks.
 	h.mw.surf.Show(app.Event{Session: old.id, Kind: app.EvStatus, Status: &app.Status{State: app.Stopping}})
 	h.mw.surf.Show(app.Event{Session: old.id, Kind: app.EvText, BlockID: "late", Text: "late words"})
@@ -282,7 +282,7 @@ func TestFolderChangeWhileASessionStarts(t *testing.T) {
 	h.mw.prompt.SetText("one")
 	h.mw.send()
 	<-started
-	h.mw.SetFolder(t.TempDir())
+	h.mw.setFolder(t.TempDir())
 	close(release)
 	h.q.waitOne(t)
 	waitFor(t, "Close", func() bool { slow.mu.Lock(); defer slow.mu.Unlock(); return slow.closed == 1 })

@@ -131,7 +131,7 @@ type bare struct {
 
 func newBare() *bare { return &bare{s: newSurface(nil), tr: newTranscript()} }
 
-// flush applies the queue as MainWindow.apply does, less the layout.
+// flush applies the queue as mainWindow.apply does, less the layout.
 func (b *bare) flush() {
 	for _, ev := range b.s.take() {
 		b.tr.apply(ev)

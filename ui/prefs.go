@@ -24,7 +24,7 @@ const prefsTitle = "Latch Preferences"
 // prefsWindow edits Latch's config and shows the grants saved in Claude
 // Code's settings files, following edits other programs make to them.
 type prefsWindow struct {
-	mw     *MainWindow
+	mw     *mainWindow
 	win    fyne.Window
 	modals modalStack // the dialogs over this window
 	ctx    context.Context
@@ -63,7 +63,7 @@ func (e escSink) key(ev *fyne.KeyEvent) bool {
 
 func (e escSink) rune(rune) bool { return false }
 
-func (mw *MainWindow) showPrefs() {
+func (mw *mainWindow) showPrefs() {
 	if mw.prefs != nil {
 		mw.prefs.win.RequestFocus()
 		return
@@ -74,7 +74,7 @@ func (mw *MainWindow) showPrefs() {
 
 // newPrefsWindow builds the window from the settings as Latch holds them;
 // Show shows it.
-func newPrefsWindow(mw *MainWindow) *prefsWindow {
+func newPrefsWindow(mw *mainWindow) *prefsWindow {
 	p := &prefsWindow{mw: mw, win: mw.app.NewWindow(prefsTitle)}
 	p.modals.win = p.win
 	p.ctx, p.cancel = context.WithCancel(context.Background())

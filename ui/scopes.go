@@ -5,7 +5,7 @@ import "github.com/latch-app/latch/app"
 // settings is Latch's config as the window was given it (Options.Settings).
 // Reading it reads no file; writing it is done off the UI goroutine, by
 // app.Settings itself (RememberScope) or by the caller (SavePrefs).
-func (mw *MainWindow) settings() *app.Settings { return mw.opts.Settings }
+func (mw *mainWindow) settings() *app.Settings { return mw.opts.Settings }
 
 // The scopes a grant can be kept for, in the order both permission
 // dialogs show them; "This project" is the default. The one chosen last,

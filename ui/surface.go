@@ -24,7 +24,7 @@ const mergeMax = pageSize
 // frame's events with one call onto the UI goroutine, so a burst of deltas
 // costs one layout, not one per delta.
 type surface struct {
-	mw *MainWindow
+	mw *mainWindow
 
 	mu       sync.Mutex
 	pending  []app.Event
@@ -38,7 +38,7 @@ type surface struct {
 
 var _ app.Surface = (*surface)(nil)
 
-func newSurface(mw *MainWindow) *surface {
+func newSurface(mw *mainWindow) *surface {
 	return &surface{mw: mw, closed: make(chan struct{})}
 }
 
