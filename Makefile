@@ -9,18 +9,18 @@ PREFIX       ?= $(HOME)/.local
 APP_ID       := app.latch.Latch
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# Debian packages: Fyne's cgo build, then the end-to-end tests.
-APT_PKGS     := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
-                libxinerama-dev libxi-dev libxxf86vm-dev \
-                xvfb xdotool imagemagick desktop-file-utils \
-                $(APT_PORTAL) $(APT_MENU) $(APT_NOTIFY) $(APT_PACKAGE)
-
 # The desktop services the end-to-end tests use for real, and the packaging
 # tools, one line per area.
 APT_PORTAL   :=
 APT_MENU     :=
 APT_NOTIFY   :=
 APT_PACKAGE  :=
+
+# Debian packages: Fyne's cgo build, then the end-to-end tests.
+APT_PKGS     := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
+                libxinerama-dev libxi-dev libxxf86vm-dev \
+                xvfb xdotool imagemagick desktop-file-utils \
+                $(APT_PORTAL) $(APT_MENU) $(APT_NOTIFY) $(APT_PACKAGE)
 
 # The pinned Claude Code CLI, for the contract and end-to-end tests.
 CLAUDE_VERSION := 2.1.328
