@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/latch-app/latch/app/cliproc"
@@ -569,11 +568,4 @@ func CleanStaleInstructions() {
 		}
 		os.Remove(filepath.Join(dir, name))
 	}
-}
-
-// processRunning says whether a process with this pid exists (a process of
-// another user counts).
-func processRunning(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }

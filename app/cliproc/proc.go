@@ -303,17 +303,19 @@ func describeExit(ps *os.ProcessState, err error) string {
 // pipeReader reads one of the CLI's output pipes. Once the CLI has exited, a
 // descendant that left its process group may still hold the pipe's write end,
 // so EOF may never come: after finish the reader takes what the pipe already
-// holds and then reports EOF.
+// holds and then reports EOF. How a blocked read is woken (wake, woken) and
+// how the pipe is read without waiting (readNow) is each system's own
+// (pipe_unix.go, pipe_windows.go).
 type pipeReader struct {
 	f        *os.File
 	finished atomic.Bool
 }
 
 // finish makes the reader end at the first empty read; it wakes a blocked
-// one through the read deadline.
+// one.
 func (r *pipeReader) finish() {
 	r.finished.Store(true)
-	r.f.SetReadDeadline(time.Now())
+	r.wake()
 }
 
 func (r *pipeReader) Read(b []byte) (int, error) {
@@ -322,45 +324,11 @@ func (r *pipeReader) Read(b []byte) (int, error) {
 	}
 	if !r.finished.Load() {
 		n, err := r.f.Read(b)
-		if n > 0 || !errors.Is(err, os.ErrDeadlineExceeded) {
+		if n > 0 || !woken(err) {
 			return n, err
 		}
 	}
 	return r.readNow(b)
-}
-
-// readNow reads what the pipe holds without waiting; an empty pipe is the end.
-func (r *pipeReader) readNow(b []byte) (int, error) {
-	rc, err := r.f.SyscallConn()
-	if err != nil {
-		return 0, err
-	}
-	for {
-		var n int
-		var rerr error
-		err := rc.Read(func(fd uintptr) bool {
-			n, rerr = syscall.Read(int(fd), b)
-			return true // never wait for more
-		})
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			// finish's deadline; it is set once, so this clears it for good.
-			r.f.SetReadDeadline(time.Time{})
-			continue
-		}
-		switch {
-		case err != nil:
-			return 0, err
-		case rerr == syscall.EINTR:
-			continue
-		case rerr == syscall.EAGAIN:
-			return 0, io.EOF
-		case rerr != nil:
-			return 0, rerr
-		case n <= 0:
-			return 0, io.EOF
-		}
-		return n, nil
-	}
 }
 
 // tail keeps the last max bytes written to it.
