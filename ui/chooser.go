@@ -1,119 +1,180 @@
 package ui
 
 import (
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
-	"github.com/rymdport/portal/filechooser"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 )
 
-// portalPick asks xdg-desktop-portal for a folder. It blocks until the
-// person answers; it fails fast when there is no D-Bus or no portal.
-// ok is false when the person cancelled.
-var portalPick = func(title, start string) (path string, ok bool, err error) {
-	uris, err := filechooser.OpenFile("", title, &filechooser.OpenFileOptions{
-		Directory: true, CurrentFolder: start, AcceptLabel: "Choose",
-	})
-	if err != nil {
-		return "", false, err
-	}
-	if len(uris) == 0 {
-		return "", false, nil
-	}
-	return uriPath(uris[0]), true, nil
-}
+// The folder chooser: the desktop's own, through the portal (portal.go),
+// modal to the window that asked, opening at the folder in question; Latch's
+// own (folderpicker.go) when there is no portal. While the desktop's chooser
+// is open, a small dialog of Latch's says so over the dialog that asked,
+// which waits under it; its Cancel (or Esc) closes the desktop's chooser.
+// A cancel anywhere changes nothing.
 
-// uriPath turns a file:// URI from the portal into a path.
-func uriPath(uri string) string {
-	u, err := url.Parse(uri)
-	if err != nil || u.Scheme != "file" {
-		return strings.TrimPrefix(uri, "file://")
-	}
-	return u.Path
-}
+// The choosers' titles: what the folder is for.
+const (
+	grantFolderTitle = "Choose a folder to grant to Claude"
+	workFolderTitle  = "Choose the working folder"
+)
 
-// chooseFolder lets the person pick a folder with the desktop's own chooser,
-// or Fyne's when the portal is missing; picked runs on the UI goroutine.
+// portalPick, when set (tests), stands in for the desktop's chooser: it
+// gets the title and the folder to open in, and answers as the portal does
+// (an error: there is none).
+var portalPick func(title, start string) (path string, ok bool, err error)
+
+// openPortal asks the desktop for a folder (portalFolder; tests replace it).
+var openPortal = portalFolder
+
+// chooseFolder lets the person pick the working folder, starting at start;
+// picked runs on the UI goroutine.
 func (mw *mainWindow) chooseFolder(start string, picked func(string)) {
-	mw.chooseFolderOn(&mw.modals.modalStack, nil, start, picked)
+	mw.askFolder(&mw.modals.modalStack, nil, workFolderTitle, start, picked)
 }
 
-// chooseFolderFor is chooseFolder for the dialog parent: Fyne's chooser is
-// its child, and nothing is picked for it once it went down.
+// chooseFolderFor lets the person pick a folder to grant, for the dialog
+// parent: the choosers are its children, and nothing is picked for it once
+// it went down.
 func (mw *mainWindow) chooseFolderFor(parent *modal, start string, picked func(string)) {
-	mw.chooseFolderOn(parent.stack, parent, start, picked)
+	mw.askFolder(parent.stack, parent, grantFolderTitle, start, picked)
 }
 
-// chooseFolderOn asks the portal off the UI goroutine, where it waits for
-// the person, and looks there too for the folder Fyne's chooser starts in.
+// chooseFolderOn lets the person pick a folder to grant, on the stack st
+// (another window's), as chooseFolderFor does.
 func (mw *mainWindow) chooseFolderOn(st *modalStack, parent *modal, start string, picked func(string)) {
+	mw.askFolder(st, parent, grantFolderTitle, start, picked)
+}
+
+// askFolder asks the portal off the UI goroutine, where it waits for the
+// person, with a dialog of Latch's up over parent meanwhile; when there is
+// no portal, Latch's own chooser takes that dialog's place.
+func (mw *mainWindow) askFolder(st *modalStack, parent *modal, title, start string, picked func(string)) {
+	if parent != nil {
+		st = parent.stack
+	}
+	wait := st.newPortalWait(parent, title)
+	wait.m.Show()
+	ask := folderAsk{parent: windowHandle(st.win), title: title}
+	pick := openPortal
+	if portalPick != nil {
+		pick = func(a folderAsk, _ func(func())) (string, bool, error) { return portalPick(a.title, a.start) }
+	}
 	go func() {
-		p, ok, err := portalPick("Choose a folder", start)
-		var loc fyne.ListableURI
-		if err != nil {
-			loc = startLocation(start)
-		}
+		ask.start = startFolder(start)
+		p, ok, err := pick(ask, func(close func()) { mw.do(func() { wait.up(close) }) })
 		mw.do(func() {
-			if st.closed || (parent != nil && parent.closed) {
-				return // what the folder was for went away
-			}
-			switch {
-			case err != nil:
-				st.newFolderDialog(parent, loc, picked).Show()
-			case ok && p != "":
-				picked(p)
-			}
+			// Cancelled in Latch, or what the folder was for went away.
+			gone := wait.m.closed || st.closed || (parent != nil && parent.closed)
+			st.hold(func() {
+				wait.m.Hide()
+				switch {
+				case gone:
+				case err != nil:
+					st.newFolderPicker(parent, title, ask.start, picked).m.Show()
+				case ok && p != "":
+					picked(p)
+				}
+			})
 		})
 	}()
 }
 
-// startLocation is start, or its nearest existing ancestor, for Fyne's
-// chooser to open in; nil when there is none. It looks at the file system.
-func startLocation(start string) fyne.ListableURI {
-	for dir := start; dir != ""; dir = filepath.Dir(dir) {
+// startFolder is where a chooser opens for start: start, or its nearest
+// existing ancestor ("~" is the home folder; a relative path is read from
+// the current folder); the home folder when there is none; "/" at worst.
+// It looks at the file system.
+func startFolder(start string) string {
+	home, _ := os.UserHomeDir()
+	dir := expandHome(start, home)
+	if dir != "" && !filepath.IsAbs(dir) {
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
+	}
+	for dir != "" && filepath.IsAbs(dir) {
+		dir = filepath.Clean(dir)
 		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
-			if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
-				return l
-			}
-			return nil
+			return dir
 		}
 		if filepath.Dir(dir) == dir {
-			return nil
+			break
 		}
+		dir = filepath.Dir(dir)
 	}
-	return nil
+	if fi, err := os.Stat(home); err == nil && fi.IsDir() && filepath.IsAbs(home) {
+		return home
+	}
+	return "/"
 }
 
-// newFolderDialog builds Fyne's folder chooser, opening in loc (nil: its
-// default), over parent (nil: on its own on st). Esc cancels it.
-func (st *modalStack) newFolderDialog(parent *modal, loc fyne.ListableURI, picked func(string)) *modal {
-	m := st.newModal(parent, nil, 0)
-	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
-		m.Hide()
-		if err != nil || u == nil {
-			return
-		}
-		picked(u.Path())
-	}, st.win)
-	if loc != nil {
-		d.SetLocation(loc)
+// expandHome reads a leading "~" as home; the rest is kept as it is.
+func expandHome(p, home string) string {
+	if home == "" {
+		return p
 	}
-	if s := st.win.Canvas().Size(); s.Width > 100 {
-		d.Resize(fyne.NewSize(s.Width*0.85, s.Height*0.85))
+	if p == "~" {
+		return home
 	}
-	m.dlg = d
-	m.cancel = d.Dismiss
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		return strings.TrimSuffix(home, "/") + "/" + rest
+	}
+	return p
+}
+
+// portalWait is Latch's dialog while the desktop's chooser is open: the
+// dialog under it waits, and its Cancel closes the desktop's chooser.
+type portalWait struct {
+	m     *modal
+	msg   *widget.Label
+	close func() // takes the desktop's chooser down, once it is up
+}
+
+// newPortalWait builds the waiting dialog over parent (nil: on its own on
+// st). Hiding it, however that comes (its Cancel or Esc, its parent going
+// down), closes the desktop's chooser.
+func (st *modalStack) newPortalWait(parent *modal, title string) *portalWait {
+	w := &portalWait{}
+	m := st.newModal(parent, w, 460)
+	w.m = m
+	cancel := newKButton("Cancel", theme.CancelIcon(), m, m.Hide)
 	m.onKey = func(ev *fyne.KeyEvent) bool {
-		if ev.Name == fyne.KeyEscape {
-			m.Dismiss()
+		switch ev.Name {
+		case fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter:
+			m.Hide()
 			return true
 		}
 		return false
 	}
-	return m
+	m.onRune = func(rune) bool { return false }
+	w.msg = wrapped("Opening the desktop's folder chooser…")
+	d := dialog.NewCustomWithoutButtons(title, container.NewVBox(w.msg,
+		container.NewHBox(caption("Esc cancels"), layout.NewSpacer(), cancel)), st.win)
+	d.SetOnClosed(func() {
+		// Called on every hide, also when the stack puts the dialog back
+		// up over one that went down under it; only m.closed is for good.
+		if m.closed && w.close != nil {
+			w.close()
+		}
+	})
+	m.dlg = d
+	m.first = cancel
+	return w
+}
+
+// up: the desktop's chooser is open; close takes it down.
+func (w *portalWait) up(close func()) {
+	if w.m.closed {
+		close() // cancelled before it came up
+		return
+	}
+	w.close = close
+	w.msg.SetText("Choose the folder in the desktop's chooser; Latch waits for it. Cancel here closes it.")
 }
