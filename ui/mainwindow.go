@@ -328,12 +328,14 @@ func (mw *mainWindow) apply(batch []app.Event) {
 }
 
 func (mw *mainWindow) notify(msg string) {
-	mw.app.SendNotification(fyne.NewNotification("Latch", msg))
+	mw.app.SendNotification(fyne.NewNotification("Latch", notificationBody(msg)))
 }
 
+// questionShown tells the person, when the window is not in front, what
+// the question just shown waits for and in which folder.
 func (mw *mainWindow) questionShown(p *pending) {
 	if !mw.foreground {
-		mw.notify(p.notice)
+		mw.notify(inFolder(p.notice, mw.workdir))
 	}
 }
 

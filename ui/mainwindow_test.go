@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -135,17 +136,34 @@ func TestRunnerFailureShowsInWindow(t *testing.T) {
 
 func TestNotificationsWhenUnfocused(t *testing.T) {
 	h := newHarness(t)
+	folder := filepath.Base(h.mw.workdir)
 	h.mw.foreground = false
 	test.AssertNotificationSent(t, fyne.NewNotification("Latch", "The turn finished with 2 refused tool calls."), func() {
 		h.mw.surf.Show(app.Event{Kind: app.EvTurnEnd, Turn: &app.TurnInfo{Denials: 2}})
 		h.mw.surf.flush()
 	})
-	test.AssertNotificationSent(t, fyne.NewNotification("Latch", "Claude asks to use Bash"), func() {
-		ask(h, t.Context(), app.Question{Tool: "Bash"})
+	test.AssertNotificationSent(t, fyne.NewNotification("Latch", "Bash wants to run `npm test` in "+folder), func() {
+		ask(h, t.Context(), app.Question{Tool: "Bash", DisplayName: "Bash", Command: "npm test"})
 		h.q.waitOne(t)
 	})
 	press(h.c, fyne.KeyEscape)
+	test.AssertNotificationSent(t, fyne.NewNotification("Latch", "Claude was refused 2 permissions in "+folder), func() {
+		go h.mw.surf.AskGrants(t.Context(), app.GrantRequest{Round: 1,
+			Tools:   []app.ToolGrant{{Rule: "Bash(npm test)", Tool: "Bash"}},
+			Folders: []app.FolderGrant{{Path: "/srv/data", Tool: "Read"}}})
+		h.q.waitOne(t)
+	})
+	press(h.c, fyne.KeyEscape)
+	// In front: neither a question nor a finished turn is announced.
 	h.mw.foreground = true
+	test.AssertNotificationSent(t, nil, func() {
+		ask(h, t.Context(), app.Question{Tool: "Bash", Command: "npm test"})
+		h.q.waitOne(t)
+	})
+	if h.mw.modals.cur == nil || !overlayUp(h.c) {
+		t.Fatal("the question in front was not shown")
+	}
+	press(h.c, fyne.KeyEscape)
 	test.AssertNotificationSent(t, nil, func() {
 		h.mw.surf.Show(app.Event{Kind: app.EvTurnEnd, Turn: &app.TurnInfo{}})
 		h.mw.surf.flush()

@@ -174,11 +174,7 @@ func (s *surface) Ask(ctx context.Context, q app.Question) app.Decision {
 	if !s.showing(q.Session) {
 		return app.Decision{} // unanswered: a deny, never an allow
 	}
-	note := "Claude asks to use " + toolName(q)
-	if len(q.Questions) > 0 {
-		note = "Claude has a question for you"
-	}
-	return s.wait(ctx, &pending{notice: note, open: func(done func(app.Decision)) *modal {
+	return s.wait(ctx, &pending{notice: askNotice(q), open: func(done func(app.Decision)) *modal {
 		return s.mw.newAskDialog(q, done)
 	}})
 }
@@ -188,7 +184,7 @@ func (s *surface) AskGrants(ctx context.Context, r app.GrantRequest) app.Decisio
 	if !s.showing(r.Session) {
 		return app.Decision{Action: app.NotNow}
 	}
-	return s.wait(ctx, &pending{notice: "Claude was refused some permissions", open: func(done func(app.Decision)) *modal {
+	return s.wait(ctx, &pending{notice: grantsNotice(r), open: func(done func(app.Decision)) *modal {
 		return s.mw.newGrantDialog(r, done)
 	}})
 }
