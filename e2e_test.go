@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -190,7 +191,9 @@ func startXvfb(t *testing.T) string {
 		if err := cmd.Start(); err != nil {
 			t.Fatalf("Xvfb: %v (make deps installs it)", err)
 		}
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		// SIGTERM, so Xvfb removes its lock and socket and the display
+		// number is free for the next run.
+		t.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() })
 		for i := 0; i < 100; i++ {
 			if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
 				return display
@@ -204,8 +207,12 @@ func startXvfb(t *testing.T) string {
 }
 
 func (d *desk) env() []string {
+	// No session bus: with dbus-x11 installed, a program without one
+	// autolaunches a bus on the display, which starts portals and a FUSE
+	// mount that outlive the test. The tests that need a bus start their own.
 	return append(fakeapi.CLIEnv(d.api.URL(), d.home),
-		"DISPLAY="+d.display, "XDG_CONFIG_HOME="+d.xdg, "LANG=en_US.UTF-8")
+		"DISPLAY="+d.display, "XDG_CONFIG_HOME="+d.xdg, "LANG=en_US.UTF-8",
+		"DBUS_SESSION_BUS_ADDRESS=disabled:")
 }
 
 func (d *desk) start() {
