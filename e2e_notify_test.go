@@ -82,7 +82,8 @@ func TestE2ENotifications(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { fakeapi.TidyTemp(d.work) })
-	startLatchOnBus(d, bus.addr)
+	d.bus = bus.addr
+	d.start()
 	if f := d.xFocus(); f != d.win {
 		t.Fatalf("the X focus is on %s, not on Latch (%s)", f, d.win)
 	}
@@ -211,30 +212,6 @@ func (d *desk) unfocusTo(other string) {
 		d.t.Fatalf("Latch (%s) still has the X focus", d.win)
 	}
 	time.Sleep(500 * time.Millisecond)
-}
-
-// startLatchOnBus starts latch as desk.start does, with the private
-// session bus as its D-Bus session bus.
-func startLatchOnBus(d *desk, busAddr string) {
-	d.t.Helper()
-	d.cmd = exec.Command(d.bin, d.work)
-	d.cmd.Env = append(d.env(), "DBUS_SESSION_BUS_ADDRESS="+busAddr)
-	logf, _ := os.Create(filepath.Join(artifacts(d.t), d.t.Name()+".log"))
-	d.cmd.Stdout, d.cmd.Stderr = logf, logf
-	if err := d.cmd.Start(); err != nil {
-		d.t.Fatal(err)
-	}
-	d.t.Cleanup(func() {
-		if d.cmd.ProcessState == nil {
-			d.cmd.Process.Kill()
-			d.cmd.Wait()
-		}
-		logf.Close()
-	})
-	out := d.xdo(60*time.Second, "search", "--sync", "--onlyvisible", "--name", "^Latch$")
-	d.win = strings.Fields(out)[0]
-	d.xdo(10*time.Second, "windowfocus", "--sync", d.win)
-	time.Sleep(800 * time.Millisecond) // first frame
 }
 
 // startOtherWindow shows a small xmessage window away from Latch's and

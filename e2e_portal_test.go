@@ -216,20 +216,8 @@ func (r *chooserRig) readNotes(req fakeapi.Request) (fakeapi.Reply, bool) {
 func (r *chooserRig) startLatch() {
 	d := r.desk
 	d.t.Helper()
-	d.cmd = exec.Command(d.bin, d.work)
-	d.cmd.Env = append(d.env(), "DBUS_SESSION_BUS_ADDRESS="+r.bus)
-	logf, _ := os.Create(filepath.Join(artifacts(d.t), strings.ReplaceAll(d.t.Name(), "/", "_")+".log"))
-	d.cmd.Stdout, d.cmd.Stderr = logf, logf
-	if err := d.cmd.Start(); err != nil {
-		d.t.Fatal(err)
-	}
-	d.t.Cleanup(func() {
-		if d.cmd.ProcessState == nil {
-			d.cmd.Process.Kill()
-			d.cmd.Wait()
-		}
-		logf.Close()
-	})
+	d.bus = r.bus
+	d.launch()
 	d.win = r.waitWindow("Latch", 60*time.Second)
 	d.xdo(10*time.Second, "windowfocus", "--sync", d.win)
 	r.settle() // the first frame

@@ -31,6 +31,7 @@ type desk struct {
 	xdg     string
 	cmd     *exec.Cmd
 	win     string
+	bus     string // the session bus latch is given; "" = none
 }
 
 func TestE2E(t *testing.T) {
@@ -207,15 +208,31 @@ func startXvfb(t *testing.T) string {
 }
 
 func (d *desk) env() []string {
-	// No session bus: with dbus-x11 installed, a program without one
-	// autolaunches a bus on the display, which starts portals and a FUSE
-	// mount that outlive the test. The tests that need a bus start their own.
+	// Without a bus of the test's own, none: with dbus-x11 installed, a
+	// program without one autolaunches a bus on the display, which starts
+	// portals and a FUSE mount that outlive the test.
+	bus := d.bus
+	if bus == "" {
+		bus = "disabled:"
+	}
 	return append(fakeapi.CLIEnv(d.api.URL(), d.home),
 		"DISPLAY="+d.display, "XDG_CONFIG_HOME="+d.xdg, "LANG=en_US.UTF-8",
-		"DBUS_SESSION_BUS_ADDRESS=disabled:")
+		"DBUS_SESSION_BUS_ADDRESS="+bus)
 }
 
+// start launches latch and waits for its window to show and take the keyboard.
 func (d *desk) start() {
+	d.t.Helper()
+	d.launch()
+	out := d.xdo(60*time.Second, "search", "--sync", "--onlyvisible", "--name", "^Latch$")
+	d.win = strings.Fields(out)[0]
+	d.xdo(10*time.Second, "windowfocus", "--sync", d.win)
+	time.Sleep(800 * time.Millisecond) // first frame
+}
+
+// launch starts latch on the work folder, its output in artifacts/; it is
+// killed at cleanup if it is still running.
+func (d *desk) launch() {
 	d.t.Helper()
 	d.cmd = exec.Command(d.bin, d.work)
 	d.cmd.Env = d.env()
@@ -231,10 +248,6 @@ func (d *desk) start() {
 		}
 		logf.Close()
 	})
-	out := d.xdo(30*time.Second, "search", "--sync", "--onlyvisible", "--name", "^Latch$")
-	d.win = strings.Fields(out)[0]
-	d.xdo(5*time.Second, "windowfocus", "--sync", d.win)
-	time.Sleep(800 * time.Millisecond) // first frame
 }
 
 func (d *desk) xdo(timeout time.Duration, args ...string) string {
