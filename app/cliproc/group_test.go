@@ -1,7 +1,9 @@
 package cliproc
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +23,24 @@ func TestMain(m *testing.M) {
 		io.Copy(io.Discard, os.Stdin)
 		for i := range 20000 {
 			fmt.Printf(`{"type":"system","subtype":"status","n":%d}`+"\n", i)
+		}
+		os.Exit(0)
+	case "answer":
+		// Answers every control_request with its subtype, except "slow",
+		// which it never answers; exits when stdin closes.
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			var req struct {
+				ID  string `json:"request_id"`
+				Req struct {
+					Subtype string `json:"subtype"`
+				} `json:"request"`
+			}
+			if json.Unmarshal(sc.Bytes(), &req) != nil || req.Req.Subtype == "slow" {
+				continue
+			}
+			fmt.Printf(`{"type":"system","subtype":"status","before":%q}`+"\n", req.ID)
+			fmt.Printf(`{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":{"mode":%q}}}`+"\n", req.ID, req.Req.Subtype)
 		}
 		os.Exit(0)
 	case "hang":

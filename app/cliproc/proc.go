@@ -71,6 +71,8 @@ type Proc struct {
 
 	exitMsg string // "exit code 1", "killed by signal 9 (killed)"; valid after exit
 	cleanup func()
+
+	replies replies // answers to Request, taken by the reader
 }
 
 // Start starts argv in dir with env; cleanup, if set, runs once the
@@ -157,12 +159,16 @@ func (p *Proc) read() {
 		if err != nil {
 			break
 		}
+		if ev.Kind == stream.KindControlResponse && p.replies.deliver(ev.Response) {
+			continue
+		}
 		select {
 		case p.events <- ev:
 		case <-p.quit:
 		}
 	}
 	close(p.events)
+	p.replies.end()
 	// After a read error, still drain: the CLI must never block on stdout.
 	io.Copy(io.Discard, p.out)
 }

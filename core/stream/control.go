@@ -70,6 +70,12 @@ func (d *Decoder) controlResponse(l *line, ev Event) {
 			resp.RequestID = v.Str
 		case "error":
 			resp.Error = v.String()
+		case "error_code":
+			resp.ErrorCode = v.String()
+		case "response":
+			if v.IsObject() {
+				resp.Body = raw(v)
+			}
 		}
 		return true
 	})

@@ -119,6 +119,21 @@ type ToolResult struct {
 	Text      string // string content, or the text blocks joined
 	IsError   bool
 	Denial    *Denial // nil unless this failure is a permission denial
+	// Decided is who let the call run or refused it, from the user line's
+	// tool_result_meta (docs/protocol.md §3.6); nil when the CLI said nothing.
+	Decided *Decided
+}
+
+// Decided is a tool_result_meta entry's permission_decision: decision
+// "accept" or "reject"; source such as "config" (a rule or the mode),
+// "user_temporary", "user_permanent", "user_reject", "hook"; reason_type
+// such as "rule", "mode", "hook", "classifier", "workingDir", "other".
+// Every field is the CLI's text, untrusted.
+type Decided struct {
+	Decision         string
+	Source           string
+	ReasonType       string
+	NonExecutionKind string // "user-rejected", "permission-rule", "interrupted", …
 }
 
 // Class is the kind of permission denial (see docs/protocol.md §6).
@@ -223,6 +238,12 @@ type ControlResponse struct {
 	RequestID string
 	Subtype   string // "success" or "error"
 	Error     string
+	// ErrorCode is the CLI's machine-readable reason ("unsupported_request",
+	// "bypass_not_launched"); "" when it gave none.
+	ErrorCode string
+	// Body is the success answer's "response" object, verbatim; decode it
+	// with the Decode* function of the request (control.go).
+	Body json.RawMessage
 }
 
 // Malformed is a line that is not a JSON object.

@@ -24,9 +24,19 @@ func (d *Decoder) user(l *line, ev Event) {
 		return
 	}
 	var rejected []string // ids the host's own deny answer refused (meta source user_reject)
+	decided := map[string]*Decided{}
 	l.toolResultMeta.ForEach(func(_, m gjson.Result) bool {
+		id := m.Get("id").Str
 		if m.Get("permission_decision.source").Str == "user_reject" {
-			rejected = append(rejected, m.Get("id").Str)
+			rejected = append(rejected, id)
+		}
+		if pd := m.Get("permission_decision"); pd.IsObject() || m.Get("non_execution_kind").Exists() {
+			decided[id] = &Decided{
+				Decision:         pd.Get("decision").Str,
+				Source:           pd.Get("source").Str,
+				ReasonType:       pd.Get("reason_type").Str,
+				NonExecutionKind: m.Get("non_execution_kind").Str,
+			}
 		}
 		return true
 	})
@@ -52,6 +62,7 @@ func (d *Decoder) user(l *line, ev Event) {
 		case "tool_result":
 			e.Kind = KindToolResult
 			e.ToolResult = d.toolResult(id.Str, contentText(body), isErr.Bool(), contains(rejected, id.Str))
+			e.ToolResult.Decided = decided[id.Str]
 		case "text":
 			e.Kind = userTextKind(text.Str)
 		default:
