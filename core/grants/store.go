@@ -77,6 +77,20 @@ func (s *Store) RemoveRules(rules ...string) error {
 	})
 }
 
+// RemoveRulesFrom removes rules from permissions.<behavior> (Allow, Ask or
+// Deny); absent ones are ignored.
+func (s *Store) RemoveRulesFrom(behavior string, rules ...string) error {
+	switch behavior {
+	case Allow, Ask, Deny:
+	default:
+		return fmt.Errorf("no rule list %q in a settings file", behavior)
+	}
+	path := []string{"permissions", behavior}
+	return s.edit(func(data []byte) ([]byte, error) {
+		return removeStrings(s.Path, data, path, func(r string) bool { return slices.Contains(rules, r) })
+	})
+}
+
 // AddDirs appends folders to permissions.additionalDirectories in their
 // resolved form (see CheckDir, which checks each); one bad folder changes
 // nothing.

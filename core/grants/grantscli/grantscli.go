@@ -15,7 +15,7 @@ import (
 	"github.com/latch-app/latch/core/grants"
 )
 
-const usage = `usage: latch grants [--project DIR] list [--json] | allow RULE... | revoke RULE... | add-dir [--force] DIR... | remove-dir DIR...`
+const usage = `usage: latch grants [--project DIR] list [--json] [--effective] | allow RULE... | revoke RULE... | add-dir [--force] DIR... | remove-dir DIR... | test TOOL INPUT`
 
 const help = usage + `
 
@@ -23,26 +23,67 @@ Edits permissions in ~/.claude/settings.json ($CLAUDE_CONFIG_DIR/settings.json
 when set), or with --project DIR in DIR/.claude/settings.local.json.
 
   list [--json]            show allow, deny, ask rules and additional folders
+  list --effective [--json] [--project DIR]
+                           show every rule and folder that applies in DIR (default:
+                           the current folder), layer by layer: managed policy, user,
+                           project (shared and local) settings; and whether Claude
+                           Code trusts DIR, without which it ignores the allow rules
+                           of DIR/.claude/settings.json
   allow RULE...            add rules such as Bash or "Bash(npm run test:*)"
   revoke RULE...           remove rules
   add-dir [--force] DIR... grant absolute folders, saved with links resolved; /, the
                            home folder and what contains it, and sensitive folders
                            (~/.ssh, ~/.aws, /etc, …) need --force
   remove-dir DIR...        remove folder grants
+  test TOOL INPUT [--project DIR]
+                           say whether the settings allow, ask or deny a call in DIR
+                           (default: the current folder); INPUT is the tool's JSON
+                           input, or a bare command (Bash), file path (Read, Edit,
+                           Write), folder or pattern (Glob, Grep) or URL (WebFetch)
 
-Exit status: 0 ok, 1 error (nothing changed), 2 bad usage.
+Exit status: 0 ok, 1 error (nothing changed), 2 bad usage;
+test: 0 allow, 3 ask, 4 deny.
 `
 
 // errUsage marks a command line that does not parse.
 var errUsage = errors.New("bad usage")
 
+// exitStatus is a result told by the exit status alone, once its output
+// is printed: test's verdict.
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// Exit statuses of test.
+const (
+	exitAllow = exitStatus(0)
+	exitAsk   = exitStatus(3)
+	exitDeny  = exitStatus(4)
+)
+
 // Run executes `latch grants` with args (after the word "grants") and
 // returns the exit status.
 func Run(args []string, stdout, stderr io.Writer) int {
-	err := run(args, stdout)
+	return RunWith(args, stdout, stderr, Options{})
+}
+
+// Options are what the caller knows beyond the files.
+type Options struct {
+	// ViewInput gives what `list --effective` and `test` read for a
+	// folder: Latch's own flags (the baseline, Preferences' tools and
+	// folders) besides the files. Nil reads the files alone.
+	ViewInput func(dir string) grants.ViewInput
+}
+
+// RunWith is Run with opt.
+func RunWith(args []string, stdout, stderr io.Writer, opt Options) int {
+	err := run(args, stdout, opt)
+	var status exitStatus
 	switch {
 	case err == nil:
 		return 0
+	case errors.As(err, &status):
+		return int(status)
 	case errors.Is(err, flag.ErrHelp):
 		fmt.Fprint(stdout, help)
 		return 0
@@ -78,7 +119,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-func run(args []string, stdout io.Writer) error {
+func run(args []string, stdout io.Writer, opt Options) error {
 	top := newFlags("grants")
 	project := top.String("project", "", "act on DIR/.claude/settings.local.json")
 	if err := parse(top, args); err != nil {
@@ -90,10 +131,17 @@ func run(args []string, stdout io.Writer) error {
 	cmd, rest := top.Arg(0), top.Args()[1:]
 
 	sub := newFlags(cmd)
-	asJSON, force := new(bool), new(bool)
+	asJSON, force, effective, subProject := new(bool), new(bool), new(bool), new(string)
+	interleaved := false // flags may follow the operands
 	switch cmd {
 	case "list":
 		sub.BoolVar(asJSON, "json", false, "print JSON")
+		sub.BoolVar(effective, "effective", false, "show every layer that applies")
+		sub.StringVar(subProject, "project", "", "the project folder")
+		interleaved = true
+	case "test":
+		sub.StringVar(subProject, "project", "", "the project folder")
+		interleaved = true
 	case "add-dir":
 		sub.BoolVar(force, "force", false, "allow broad and sensitive folders")
 	case "allow", "revoke", "remove-dir":
@@ -102,12 +150,42 @@ func run(args []string, stdout io.Writer) error {
 	default:
 		return usageErr("unknown subcommand %q", cmd)
 	}
-	if err := parse(sub, rest); err != nil {
+	var operands []string
+	var err error
+	if interleaved {
+		operands, err = parseInterleaved(sub, rest)
+	} else if err = parse(sub, rest); err == nil {
+		operands = sub.Args()
+	}
+	if err != nil {
 		return err
 	}
-	operands := sub.Args()
+	if *subProject != "" {
+		if *project != "" && *project != *subProject {
+			return usageErr("--project given twice")
+		}
+		*project = *subProject
+	}
 	if cmd == "list" && len(operands) > 0 {
 		return usageErr("list takes no arguments")
+	}
+	if cmd == "test" && len(operands) != 2 {
+		return usageErr("test needs TOOL and INPUT")
+	}
+	if cmd == "list" && *effective || cmd == "test" {
+		dir, err := projectDir(*project)
+		if err != nil {
+			return err
+		}
+		in := grants.ViewInput{Workdir: dir}
+		if opt.ViewInput != nil {
+			in = opt.ViewInput(dir)
+		}
+		v := grants.ComputeView(in)
+		if cmd == "test" {
+			return test(stdout, v, operands[0], operands[1])
+		}
+		return listEffective(stdout, v, *asJSON)
 	}
 	if cmd != "list" && len(operands) == 0 {
 		return usageErr("%s needs at least one argument", cmd)
@@ -148,6 +226,26 @@ func run(args []string, stdout io.Writer) error {
 	return nil
 }
 
+// parseInterleaved parses fs's flags wherever they stand among the
+// operands, as in "test Bash 'rm -rf x' --project DIR"; after "--" all is
+// operands.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var operands []string
+	for {
+		if err := parse(fs, args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return operands, nil
+		}
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(operands, rest...), nil
+		}
+		operands, args = append(operands, rest[0]), rest[1:]
+	}
+}
+
 // openStore picks the user settings, or the project's local settings when
 // project is set (an existing folder; it is not created). A store to write
 // refuses a project file that links out of the project; listing it is fine.
@@ -159,21 +257,34 @@ func openStore(project string, write bool) (*grants.Store, error) {
 		}
 		return grants.NewStore(path), nil
 	}
-	abs, err := filepath.Abs(project)
+	abs, err := projectDir(project)
 	if err != nil {
 		return nil, err
-	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return nil, fmt.Errorf("--project: %w", err)
-	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("--project %s: not a folder", abs)
 	}
 	if !write {
 		return grants.NewStore(grants.ProjectSettingsPath(abs)), nil
 	}
 	return grants.ProjectStore(abs)
+}
+
+// projectDir is the absolute form of project, an existing folder; the
+// current folder when project is "".
+func projectDir(project string) (string, error) {
+	if project == "" {
+		return os.Getwd()
+	}
+	abs, err := filepath.Abs(project)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("--project: %w", err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("--project %s: not a folder", abs)
+	}
+	return abs, nil
 }
 
 type listing struct {
@@ -222,4 +333,90 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// listEffective prints v: a header, then each layer with its file, its
+// state, why Latch cannot edit it, its rules with their readings, and its
+// folders.
+func listEffective(w io.Writer, v grants.View, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	}
+	trusted := "yes"
+	if !v.Trusted {
+		trusted = "no: Claude Code ignores the allow rules of .claude/settings.json here"
+	}
+	if v.TrustFile != "" {
+		trusted += " (recorded in " + v.TrustFile + ")"
+	}
+	fmt.Fprintf(w, "Folder:  %s\nMode:    %s\nTrusted: %s\n", v.Workdir, v.Mode, trusted)
+	for _, l := range v.Layers {
+		fmt.Fprintln(w)
+		head := l.Title
+		if l.File != "" {
+			head += ": " + l.File
+		}
+		switch {
+		case l.Error != "":
+			head += " (" + l.State + ": " + l.Error + ")"
+		case l.File != "":
+			head += " (" + l.State + ")"
+		}
+		fmt.Fprintln(w, head)
+		if !l.Editable && l.ReadOnly != "" {
+			fmt.Fprintf(w, "  read-only: %s\n", l.ReadOnly)
+		}
+		for _, r := range l.Rules {
+			line := fmt.Sprintf("  %-5s  %s  — %s", r.Behavior, r.Rule, r.Reading)
+			if r.Ignored != "" {
+				line += " (ignored: " + r.Ignored + ")"
+			}
+			fmt.Fprintln(w, line)
+		}
+		for _, f := range l.Folders {
+			fmt.Fprintf(w, "  folder %s\n", f.Path)
+		}
+		if len(l.Rules) == 0 && len(l.Folders) == 0 {
+			fmt.Fprintln(w, "  (nothing)")
+		}
+	}
+	return nil
+}
+
+// test prints what v decides for a call of tool with input, and returns
+// the verdict as an exit status.
+func test(w io.Writer, v grants.View, tool, input string) error {
+	verdict := v.Test(tool, grants.CallInput(tool, input))
+	fmt.Fprintln(w, verdict.Behavior)
+	if r := verdict.Rule; r != nil {
+		fmt.Fprintf(w, "rule: %s  — %s\n", r.Rule, r.Reading)
+		from := sourceTitle(v, r.Source)
+		if r.File != "" {
+			from += ", " + r.File
+		}
+		fmt.Fprintf(w, "from: %s\n", from)
+	} else {
+		fmt.Fprintln(w, "rule: (none)")
+	}
+	fmt.Fprintf(w, "why:  %s\n", verdict.Why)
+	switch verdict.Behavior {
+	case grants.Allow:
+		return exitAllow
+	case grants.Deny:
+		return exitDeny
+	}
+	return exitAsk
+}
+
+// sourceTitle is the title of v's layer for source.
+func sourceTitle(v grants.View, source string) string {
+	for _, l := range v.Layers {
+		if l.Source == source {
+			return l.Title
+		}
+	}
+	return source
 }

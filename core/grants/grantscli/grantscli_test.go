@@ -3,6 +3,7 @@ package grantscli
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/latch-app/latch/core/grants"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -178,6 +179,13 @@ func TestUsage(t *testing.T) {
 		{"list", "--yaml"},
 		{"--project"},
 		{"--bogus", "list"},
+		{"list", "--effective", "extra"},
+		{"list", "--effective", "--project"},
+		{"test"},
+		{"test", "Bash"},
+		{"test", "Bash", "ls", "extra"},
+		{"test", "--bogus", "Bash", "ls"},
+		{"--project", "/a", "test", "Bash", "ls", "--project", "/b"},
 	}
 	for _, args := range tests {
 		code, out, stderr := runCLI(t, args...)
@@ -374,5 +382,160 @@ func TestUndoGivesBackTheFile(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(settings); string(after) != before {
 		t.Errorf("got %q\nwant %q", after, before)
+	}
+}
+
+// writeFile writes content to path, making its folder.
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestListEffective(t *testing.T) {
+	e := setup(t)
+	writeFile(t, filepath.Join(e.claudeDir, "settings.json"),
+		`{"permissions": {"allow": ["Bash(npm test:*)"], "additionalDirectories": ["/srv/shared"], "defaultMode": "acceptEdits"}}`)
+	writeFile(t, filepath.Join(e.project, ".claude", "settings.json"),
+		`{"permissions": {"allow": ["Bash(make:*)"], "deny": ["Read(./.env)"]}}`)
+	writeFile(t, filepath.Join(e.project, ".claude", "settings.local.json"), "{\n  \"permissions\": {\"ask\": [,]}\n}\n")
+	claudeJSON := filepath.Join(e.claudeDir, ".claude.json")
+
+	code, out, stderr := runCLI(t, "list", "--effective", "--project", e.project)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"Folder:  " + e.project + "\nMode:    acceptEdits\nTrusted: no: Claude Code ignores the allow rules of .claude/settings.json here (recorded in " + claudeJSON + ")\n",
+		"\nManaged policy",
+		"\nUser settings: " + filepath.Join(e.claudeDir, "settings.json") + " (ok)\n" +
+			"  allow  Bash(npm test:*)  — Any Bash command starting with npm test\n" +
+			"  folder /srv/shared\n",
+		"\nProject settings (shared): " + filepath.Join(e.project, ".claude", "settings.json") + " (ok)\n" +
+			"  read-only: Shared with everyone",
+		"  allow  Bash(make:*)  — Any Bash command starting with make (ignored: not applied: this folder is not trusted in Claude Code)\n" +
+			"  deny   Read(./.env)  — Read .env (relative to the working folder)\n",
+		"\nProject settings (local): " + filepath.Join(e.project, ".claude", "settings.local.json") +
+			" (malformed: " + filepath.Join(e.project, ".claude", "settings.local.json") + ":2:27: invalid character ','",
+		"\nLatch grant layer\n  read-only: Latch's grant layer",
+		"\nThis session\n  (nothing)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+
+	// Trusted now, and from the current folder, as JSON.
+	if err := os.WriteFile(claudeJSON, []byte(`{"projects": {`+strconvQuote(e.project)+`: {"hasTrustDialogAccepted": true}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(e.project)
+	code, out, stderr = runCLI(t, "list", "--json", "--effective")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var v struct {
+		Workdir string
+		Trusted bool
+		Layers  []struct {
+			Source string
+			Rules  []struct{ Rule, Ignored string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if !strings.HasPrefix(out, "{\n  \"workdir\": ") {
+		t.Errorf("not indented JSON:\n%s", out)
+	}
+	if v.Workdir != e.project || !v.Trusted || len(v.Layers) != 7 || v.Layers[2].Source != "projectSettings" ||
+		len(v.Layers[2].Rules) != 2 || v.Layers[2].Rules[0].Ignored != "" {
+		t.Errorf("view: %+v", v)
+	}
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// test prints the verdict and the rule that decided it, and exits 0 for
+// allow, 3 for ask, 4 for deny. It needs the real matcher (View.Test).
+func TestTestCommand(t *testing.T) {
+	e := setup(t)
+	local := filepath.Join(e.project, ".claude", "settings.local.json")
+	writeFile(t, local, `{"permissions": {
+		"allow": ["Bash(npm test:*)"],
+		"ask": ["Bash(git push:*)"],
+		"deny": ["Bash(rm:*)", "WebFetch(domain:evil.example)"]}}`)
+	from := "from: Project settings (local), " + local + "\n"
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		prefix string // the output starts with it
+	}{
+		{"deny", []string{"test", "Bash", "rm -rf x"}, 4, "deny\nrule: Bash(rm:*)  — Any Bash command starting with rm\n" + from + "why:  "},
+		{"deny, JSON input", []string{"test", "Bash", `{"command": "rm -rf x"}`}, 4, "deny\nrule: Bash(rm:*)"},
+		{"deny a URL", []string{"test", "WebFetch", "https://evil.example/x"}, 4, "deny\nrule: WebFetch(domain:evil.example)  — Fetch from evil.example\n" + from},
+		{"allow", []string{"test", "Bash", "npm test --watch"}, 0, "allow\nrule: Bash(npm test:*)  — Any Bash command starting with npm test\n" + from},
+		{"ask by a rule", []string{"test", "Bash", "git push origin main"}, 3, "ask\nrule: Bash(git push:*)"},
+		{"ask by no rule", []string{"test", "Bash", "make build"}, 3, "ask\nrule: (none)\nwhy:  "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// --project may come before the subcommand or after its operands.
+			for _, args := range [][]string{
+				append([]string{"--project", e.project}, tt.args...),
+				append(slices.Clone(tt.args), "--project", e.project),
+			} {
+				code, out, stderr := runCLI(t, args...)
+				if code != tt.code || !strings.HasPrefix(out, tt.prefix) || stderr != "" {
+					t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d and %q…", args, code, out, stderr, tt.code, tt.prefix)
+				}
+			}
+		})
+	}
+}
+
+// test's plumbing, which holds whatever the matcher: no rule asks for a
+// command, bad folders are errors and bad command lines usage errors.
+func TestTestCommandPlumbing(t *testing.T) {
+	e := setup(t)
+	t.Chdir(e.project) // the default folder
+	if code, out, stderr := runCLI(t, "test", "Bash", "make build"); code != 3 || !strings.HasPrefix(out, "ask\n") || stderr != "" {
+		t.Errorf("no rule: exit %d, %q, %q; want 3 and ask", code, out, stderr)
+	}
+	if code, _, stderr := runCLI(t, "test", "--project", filepath.Join(e.dir, "nope"), "Bash", "ls"); code != 1 || !strings.Contains(stderr, "--project") {
+		t.Errorf("missing folder: exit %d, %q; want 1", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "test", "--", "Bash", "-x"); code != 3 || stderr != "" {
+		t.Errorf("operands after --: exit %d, %q; want 3", code, stderr)
+	}
+}
+
+// What the caller knows beyond the files (Latch's own flags) is part of the
+// view and of the tester's verdict.
+func TestViewInputFromTheCaller(t *testing.T) {
+	e := setup(t)
+	var asked string
+	opt := Options{ViewInput: func(dir string) grants.ViewInput {
+		asked = dir
+		return grants.ViewInput{Workdir: dir, AllowedTools: []string{"Bash(make build)"}}
+	}}
+	var out, errb strings.Builder
+	if code := RunWith([]string{"test", "--project", e.project, "Bash", "make build"}, &out, &errb, opt); code != 0 || !strings.Contains(out.String(), "Bash(make build)") {
+		t.Errorf("exit %d, %q %q; want 0, allowed by the caller's flag", code, out.String(), errb.String())
+	}
+	if asked != e.project {
+		t.Errorf("the view was asked for %q, want %q", asked, e.project)
+	}
+	out.Reset()
+	if code := RunWith([]string{"list", "--effective", "--project", e.project}, &out, &errb, opt); code != 0 || !strings.Contains(out.String(), "Bash(make build)") {
+		t.Errorf("list --effective: exit %d, %q", code, out.String())
 	}
 }
