@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latch-app/latch/core/audit"
 	"github.com/latch-app/latch/core/grants"
 	"github.com/latch-app/latch/core/stream"
 )
@@ -29,6 +30,9 @@ func (t *turn) handle(ev stream.Event) *stream.Result {
 		s.model = in.Model
 		s.permMode = in.PermissionMode
 		s.mu.Unlock()
+		if _, full := t.p.Stderr(); full != "" {
+			t.trustWarning(full)
+		}
 		s.emitStatus()
 	case stream.KindStatus:
 		if ev.Status.PermissionMode != "" {
@@ -72,6 +76,7 @@ func (t *turn) handle(ev stream.Event) *stream.Result {
 		if pa != nil {
 			pa.cancel()
 			s.noteWithdrawn(pa.req.ToolName)
+			s.auditAdd(audit.Entry{Kind: audit.KindAnswer, Decision: audit.AnswerWithdrawn, Tool: pa.req.ToolName, ToolUseID: pa.req.ToolUseID, Input: summarize(pa.req.ToolName, pa.req.Input), Decider: "cli"})
 			if n == 0 {
 				s.setState(Running)
 			}
@@ -85,6 +90,9 @@ func (t *turn) handle(ev stream.Event) *stream.Result {
 			s.notice(fmt.Sprintf("Claude Code printed a line Latch could not read (line %d: %s); it was skipped.", ev.Line, ev.Malformed.Err))
 		}
 	case stream.KindResult:
+		if _, full := t.p.Stderr(); full != "" {
+			t.trustWarning(full) // stderr may reach Latch after the init line
+		}
 		s.result(ev.Result)
 		return ev.Result
 	}
@@ -135,6 +143,7 @@ func (s *Session) toolResult(r *stream.ToolResult) {
 		}
 		s.noteDenial(&d)
 	}
+	s.auditResult(r)
 	s.show(Event{Kind: EvToolResult, Tool: tc})
 }
 
@@ -157,7 +166,9 @@ func (t *turn) request(r *stream.ControlRequest) {
 	s.pending[r.RequestID] = &pendingAsk{cancel: cancel, req: c}
 	s.mu.Unlock()
 	s.setState(Asking)
-	s.enqueueAsk(t, r.RequestID, ctx, question(r.RequestID, c, s.workdir, s.dirs()))
+	q := question(r.RequestID, c, s.workdir, s.dirs())
+	s.auditAdd(audit.Entry{Kind: audit.KindAsk, Tool: c.ToolName, ToolUseID: c.ToolUseID, Input: q.Summary, Path: q.Folder, Rule: q.Rule, Message: c.DecisionReason, Source: c.MatchedAskRule})
+	s.enqueueAsk(t, r.RequestID, ctx, q)
 }
 
 // answer sends the person's decision, unless the question was withdrawn.
@@ -175,6 +186,18 @@ func (t *turn) answer(a answer) {
 	}
 	pa.cancel()
 	c, d := pa.req, a.d
+	entry := audit.Entry{Kind: audit.KindAnswer, Decision: answerWord(d.Action), Tool: c.ToolName, ToolUseID: c.ToolUseID, Input: summarize(c.ToolName, c.Input), Decider: audit.ByPerson}
+	switch d.Action {
+	case AllowAlways:
+		entry.Rule, entry.Scope = d.Rule, scopeWord(d.Scope, true)
+	case GrantFolder:
+		entry.Folders, entry.Scope = []string{d.Folder}, scopeWord(d.Scope, true)
+	case Deny, DenyStop:
+		entry.Message = d.Message
+	case NoAnswer:
+		entry.Decider = ""
+	}
+	s.auditAdd(entry)
 	switch d.Action {
 	case AllowOnce:
 		input := c.Input

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/latch-app/latch/app/cliproc"
+	"github.com/latch-app/latch/core/grants"
 	"github.com/latch-app/latch/core/stream"
 )
 
@@ -32,6 +33,7 @@ type Config struct {
 	PhraseDetection bool
 	DangerousSkip   bool
 	UserSettings    string   // the user settings.json that user-scope grants go to
+	Audit           *Audit   // the permission audit log; nil logs nothing
 	Env             []string // the CLI's environment; nil = os.Environ()
 }
 
@@ -101,6 +103,18 @@ type Session struct {
 	turnDone    chan struct{}
 	interruptNo int
 	group       cliproc.Group // every process it started, until reaped
+
+	// The permissions inspector's (permissions.go).
+	reqNo        int           // Latch's own requests to the CLI
+	wantMode     string        // a mode chosen while no process ran
+	autoMode     bool          // the CLI offers auto mode
+	inited       *cliproc.Proc // the process that had its one initialize
+	untrusted    bool          // Claude Code does not trust workdir
+	trustWarning string        // the CLI's words about what it ignored there
+	audit        *Audit
+	// The rules as the files hold them, for the audit log (audit.go).
+	ruleViewCache *grants.View
+	ruleViewAt    time.Time
 }
 
 type pendingAsk struct {
@@ -120,7 +134,7 @@ func NewSession(cfg Config, s Surface) *Session {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &outbox{to: s, id: fmt.Sprintf("session-%d", sessionNo.Add(1))}
-	return &Session{workdir: cfg.Workdir, userSettings: cfg.UserSettings, env: cfg.Env, cfg: cfg, surf: out, ctx: ctx, end: cancel, sessionID: newUUID(), pending: map[string]*pendingAsk{}, seenTools: map[string]bool{}}
+	return &Session{workdir: cfg.Workdir, userSettings: cfg.UserSettings, env: cfg.Env, audit: cfg.Audit, cfg: cfg, surf: out, ctx: ctx, end: cancel, sessionID: newUUID(), pending: map[string]*pendingAsk{}, seenTools: map[string]bool{}}
 }
 
 // outbox is the Surface a Session talks to. It stamps everything with the
@@ -376,6 +390,7 @@ func (s *Session) process(cfg Config) (*cliproc.Proc, error) {
 		s.mu.Unlock()
 		return nil, errors.New("no claude command is configured")
 	}
+
 	l := launch{
 		Command:      cfg.Command,
 		AllowedTools: dedupe(cfg.AllowedTools, s.extraTools),
@@ -407,6 +422,9 @@ func (s *Session) process(cfg Config) (*cliproc.Proc, error) {
 	}
 	s.mu.Unlock()
 	s.sendLayer(true) // this session's grants before its first prompt; tells whether it takes them
+	if cfg.Prompts == PromptsLive {
+		go s.started(p)
+	}
 	return p, nil
 }
 
@@ -485,6 +503,8 @@ func (s *Session) emitStatus() {
 		Prompts:        s.cfg.Prompts,
 		Workdir:        s.workdir,
 		DangerousSkip:  s.cfg.DangerousSkip,
+		Untrusted:      s.untrusted,
+		TrustWarning:   s.trustWarning,
 	}
 	if !s.established {
 		st.SessionID = ""

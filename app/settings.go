@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/latch-app/latch/core/audit"
 	"github.com/latch-app/latch/core/grants"
 )
 
@@ -21,8 +22,9 @@ import (
 // I/O, so the UI goroutine can read them at any time. The methods that
 // read or write files say so; callers run those off the UI goroutine.
 type Settings struct {
-	mu     sync.Mutex // guards cfg, argv, cmdErr
+	mu     sync.Mutex // guards cfg, argv, cmdErr, audit
 	cfg    grants.Config
+	audit  *Audit
 	argv   []string // cfg.ClaudeCommand split (validated at load and at save)
 	cmdErr error    // why cfg.ClaudeCommand is not usable, or nil
 
@@ -173,6 +175,7 @@ func (s *Settings) SessionConfig(workdir string) (Config, error) {
 		PhraseDetection: c.PhraseDetection,
 		DangerousSkip:   c.DangerouslySkipPermissions,
 		UserSettings:    user,
+		Audit:           s.Audit(),
 	}, nil
 }
 
@@ -252,6 +255,20 @@ func (s *Settings) remember(set func(*grants.Config) bool, save func(file *grant
 	}()
 }
 
+// UseAudit makes a the log every session and grant edit reports to.
+func (s *Settings) UseAudit(a *Audit) {
+	s.mu.Lock()
+	s.audit = a
+	s.mu.Unlock()
+}
+
+// Audit is the permission audit log, or nil.
+func (s *Settings) Audit() *Audit {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.audit
+}
+
 // Flush waits for the config writes RememberWorkdir and RememberScope
 // started.
 func (s *Settings) Flush() { s.writes.Wait() }
@@ -262,6 +279,7 @@ type GrantFile struct {
 	Scope   Scope  // ScopeUser or ScopeProject
 	Path    string // the file, as shown
 	workdir string // the project, for ScopeProject
+	audit   *Audit
 }
 
 // GrantFiles are the settings files grants are saved to: the user's, when
@@ -270,10 +288,10 @@ type GrantFile struct {
 func (s *Settings) GrantFiles(workdir string) []*GrantFile {
 	var out []*GrantFile
 	if user, err := grants.UserSettingsPath(); err == nil {
-		out = append(out, &GrantFile{Scope: ScopeUser, Path: user})
+		out = append(out, &GrantFile{Scope: ScopeUser, Path: user, audit: s.Audit()})
 	}
 	if workdir != "" {
-		out = append(out, &GrantFile{Scope: ScopeProject, Path: grants.ProjectSettingsPath(workdir), workdir: workdir})
+		out = append(out, &GrantFile{Scope: ScopeProject, Path: grants.ProjectSettingsPath(workdir), workdir: workdir, audit: s.Audit()})
 	}
 	return out
 }
@@ -315,24 +333,39 @@ func (f *GrantFile) edit(change func(*grants.Store) error) error {
 	return change(st)
 }
 
+// logged is edit, reported to the audit log when it succeeds: a grant
+// edit in Preferences is the person's.
+func (f *GrantFile) logged(e audit.Entry, change func(*grants.Store) error) error {
+	if err := f.edit(change); err != nil {
+		return err
+	}
+	e.File, e.Folder, e.Decider, e.Message = f.Path, f.workdir, audit.ByPerson, "in Preferences"
+	e.Scope = "user"
+	if f.Scope == ScopeProject {
+		e.Scope = "project"
+	}
+	f.audit.add(e)
+	return nil
+}
+
 // AddRule saves rule, checked by CheckRule first (file I/O).
 func (f *GrantFile) AddRule(rule string) error {
-	return f.edit(func(st *grants.Store) error { return st.AddRules(rule) })
+	return f.logged(audit.Entry{Kind: audit.KindGrant, Rules: []string{rule}}, func(st *grants.Store) error { return st.AddRules(rule) })
 }
 
 // RemoveRule revokes rule (file I/O); a rule the file does not hold is ignored.
 func (f *GrantFile) RemoveRule(rule string) error {
-	return f.edit(func(st *grants.Store) error { return st.RemoveRules(rule) })
+	return f.logged(audit.Entry{Kind: audit.KindRevoke, Rules: []string{rule}}, func(st *grants.Store) error { return st.RemoveRules(rule) })
 }
 
 // AddFolder saves dir, resolved and checked as CheckFolder does (file I/O).
 func (f *GrantFile) AddFolder(dir string, force bool) error {
-	return f.edit(func(st *grants.Store) error { return st.AddDirs(force, dir) })
+	return f.logged(audit.Entry{Kind: audit.KindGrant, Folders: []string{dir}}, func(st *grants.Store) error { return st.AddDirs(force, dir) })
 }
 
 // RemoveFolder revokes dir, written or resolved (file I/O).
 func (f *GrantFile) RemoveFolder(dir string) error {
-	return f.edit(func(st *grants.Store) error { return st.RemoveDirs(dir) })
+	return f.logged(audit.Entry{Kind: audit.KindRevoke, Folders: []string{dir}}, func(st *grants.Store) error { return st.RemoveDirs(dir) })
 }
 
 // Watch calls changed, from a goroutine of its own, whenever the file

@@ -128,6 +128,12 @@ type Status struct {
 	Prompts        string // "live" or "after_turn"
 	Workdir        string
 	DangerousSkip  bool // --dangerously-skip-permissions is on
+	// Untrusted is set when Claude Code does not trust Workdir (its trust
+	// dialog was never accepted there): it then ignores the project's
+	// shared allow rules. TrustWarning is the CLI's own words about what
+	// it ignored, when it said so on stderr.
+	Untrusted    bool
+	TrustWarning string
 }
 
 // ErrorInfo is a failure the person must see in the window.

@@ -38,6 +38,7 @@ func (t *turn) prompt(prompt string) {
 	defer s.idle()
 	s.watchGrants()
 	s.syncGrants() // a settings file edited since the last prompt counts now
+	s.checkTrust() // a folder trusted in a terminal since counts now
 	t.rounds(prompt, 1)
 }
 

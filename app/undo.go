@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/latch-app/latch/core/audit"
 	"github.com/latch-app/latch/core/grants"
 	"github.com/latch-app/latch/core/stream"
 )
@@ -25,7 +26,19 @@ func (s *Session) grantMade(text string, rules, dirs []string, file string) {
 	id := fmt.Sprintf("g%d", s.grantNo)
 	s.grantLog[id] = grantRecord{rules: rules, dirs: dirs, file: file}
 	s.mu.Unlock()
+	s.auditAdd(audit.Entry{Kind: audit.KindGrant, Rules: rules, Folders: dirs, File: file, Scope: s.scopeOf(file), Decider: audit.ByPerson})
 	s.show(Event{Kind: EvGrant, Grant: &GrantInfo{ID: id, Text: text}})
+}
+
+// scopeOf names where a grant saved to file lives.
+func (s *Session) scopeOf(file string) string {
+	switch file {
+	case "":
+		return "session"
+	case s.userSettings:
+		return "user"
+	}
+	return "project"
 }
 
 // ErrUndone is returned by Undo for a grant already taken back.
@@ -60,6 +73,7 @@ func (s *Session) Undo(id string) error {
 		s.fail("The grant could not be removed from "+rec.file, err.Error()+"\nIt is taken back from this session.")
 		return err
 	}
+	s.auditAdd(audit.Entry{Kind: audit.KindUndo, Rules: rec.rules, Folders: rec.dirs, File: rec.file, Scope: s.scopeOf(rec.file), Decider: audit.ByPerson})
 	text := "Undone: " + what + " is no longer allowed"
 	if rec.file != "" {
 		text += " (removed from " + rec.file + ")"

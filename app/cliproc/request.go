@@ -9,7 +9,7 @@ import (
 )
 
 // ErrEnded is returned by Request when the process ended before it answered.
-var ErrEnded = errors.New("Claude Code ended before it answered")
+var ErrEnded = errors.New("the Claude Code process ended before it answered")
 
 // replies routes the CLI's answers to Latch's own requests straight from
 // the reader to whoever waits, so a request is answered between turns too,
