@@ -347,8 +347,8 @@ func TestContractInterruptRunningTool(t *testing.T) {
 
 	evs := r.surf.Events()
 	ends := turnEnds(evs)
-	if len(ends) != 1 || !ends[0].IsError {
-		t.Fatalf("turn ends %+v, want one interrupted turn", ends)
+	if len(ends) != 1 || !ends[0].Stopped || ends[0].IsError {
+		t.Fatalf("turn ends %+v, want one stopped turn (not a failure)", ends)
 	}
 	// A TurnInfo with usage came from the CLI's result: the interrupt worked
 	// and the process was not killed after the grace period.
@@ -410,6 +410,14 @@ func TestContractAPIError(t *testing.T) {
 	if n := len(r.api.Conversation()); n != 3 {
 		t.Errorf("%d API requests, want 3 (CLIEnv caps retries at 2)", n)
 	}
+	// The retries are one row that updates; the error comes once, with
+	// what to do and a Retry.
+	if rs := ofKind(evs, app.EvRetry); len(rs) != 2 || rs[1].Retry.Attempt != 2 || rs[1].Retry.Status != 500 || len(ofKind(evs, app.EvNotice)) != 0 {
+		t.Errorf("retry rows %+v, notices %d", rs, len(ofKind(evs, app.EvNotice)))
+	}
+	if len(errs) == 1 && (errs[0].Err.Hint == "" || !errs[0].Err.Retry) {
+		t.Errorf("the error has no hint or no Retry: %+v", errs[0].Err)
+	}
 }
 
 func TestContractLiveGrantFolderOnce(t *testing.T) {
@@ -453,7 +461,7 @@ func TestContractLiveDenyAndStop(t *testing.T) {
 		t.Errorf("%d API requests, want 1: deny-and-stop must end the turn without asking the model again", len(reqs))
 	}
 	evs := r.surf.Events()
-	if ends := turnEnds(evs); len(ends) != 1 || !ends[0].IsError || ends[0].InputTokens == 0 {
+	if ends := turnEnds(evs); len(ends) != 1 || !ends[0].Stopped || ends[0].IsError || ends[0].InputTokens == 0 {
 		t.Errorf("turn ends %+v, want one stopped turn ended by the CLI's result", ends)
 	}
 	if n := len(r.surf.GrantRequests()); n != 0 {

@@ -42,13 +42,7 @@ func (t *turn) handle(ev stream.Event) *stream.Result {
 			s.emitStatus()
 		}
 	case stream.KindAPIRetry:
-		r := ev.APIRetry
-		status := "no connection"
-		if r.ErrorStatus != 0 {
-			status = fmt.Sprintf("HTTP %d", r.ErrorStatus)
-		}
-		s.notice(fmt.Sprintf("The API failed (%s, %s); retrying in %.1f s (attempt %d of %d)…",
-			status, r.Error, float64(r.RetryDelayMS)/1000, r.Attempt, r.MaxRetries))
+		s.show(Event{Kind: EvRetry, Retry: retryInfo(ev.APIRetry)})
 	case stream.KindBlockStart:
 		if d := ev.Delta; d.BlockType == "tool_use" && d.ToolUseID != "" {
 			s.toolCall(d.ToolUseID, d.ToolName, nil)
@@ -62,7 +56,9 @@ func (t *turn) handle(ev stream.Event) *stream.Result {
 	case stream.KindToolResult:
 		s.toolResult(ev.ToolResult)
 	case stream.KindInterruptMarker:
-		s.notice("Interrupted.")
+		if !s.isStopping() { // a stop the person asked for ends in one row, at the result
+			s.notice("Interrupted.")
+		}
 	case stream.KindControlRequest:
 		t.request(ev.Request)
 	case stream.KindControlResponse:
@@ -274,17 +270,20 @@ func (s *Session) result(r *stream.Result) {
 	s.mu.Unlock()
 	errText := ""
 	switch {
-	case !r.IsError:
 	case interrupted || stopping:
-		s.notice("Stopped.")
-		errText = "Stopped"
+		// The person stopped it: one neutral row, never a failure.
+		t := s.turnInfo(r, false, "")
+		t.Stopped = true
+		s.show(Event{Kind: EvTurnEnd, Turn: t})
+		return
+	case !r.IsError:
 	case r.APIErrorStatus != 0 || r.TerminalReason == "api_error":
 		title := "The Anthropic API failed"
 		if r.APIErrorStatus != 0 {
 			title = fmt.Sprintf("The Anthropic API failed (HTTP %d)", r.APIErrorStatus)
 		}
 		errText = firstNonEmpty(r.Text, strings.Join(r.Errors, "\n"), title)
-		s.fail(title, errText)
+		s.show(Event{Kind: EvError, Err: &ErrorInfo{Title: title, Detail: errText, Hint: apiHint(r.APIErrorStatus, errText), Retry: true}})
 	case anyContains(r.Errors, "No conversation found"):
 		errText = strings.Join(r.Errors, "\n")
 		s.mu.Lock()
@@ -294,9 +293,40 @@ func (s *Session) result(r *stream.Result) {
 		s.fail("The session could not be resumed", errText+"\nThe next prompt starts a new session.")
 	default:
 		errText = firstNonEmpty(r.Text, strings.Join(r.Errors, "\n"), "The turn ended with an error.")
-		s.fail("The turn failed", errText)
+		s.show(Event{Kind: EvError, Err: &ErrorInfo{Title: "The turn failed", Detail: errText, Hint: apiHint(0, errText), Retry: true}})
 	}
 	s.show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(r, r.IsError, errText)})
+}
+
+// retryInfo is the CLI's retry in the words of the turn's retry row.
+func retryInfo(r *stream.APIRetry) *RetryInfo {
+	ri := &RetryInfo{Attempt: r.Attempt, Max: r.MaxRetries, Delay: time.Duration(r.RetryDelayMS) * time.Millisecond, Status: r.ErrorStatus, Error: r.Error}
+	why := "no connection"
+	if r.ErrorStatus != 0 {
+		why = fmt.Sprintf("HTTP %d", r.ErrorStatus)
+	}
+	delay := ri.Delay.Round(100 * time.Millisecond)
+	if delay >= 2*time.Second {
+		delay = ri.Delay.Round(time.Second)
+	}
+	ri.Text = fmt.Sprintf("Retrying in %v — attempt %d of %d (%s)", delay, r.Attempt, r.MaxRetries, why)
+	return ri
+}
+
+// apiHint is what to do about an API failure, when it is known.
+func apiHint(status int, text string) string {
+	lower := strings.ToLower(text)
+	switch {
+	case status == 401 || status == 403 || strings.Contains(lower, "authentication") || strings.Contains(lower, "invalid api key") || strings.Contains(lower, "/login"):
+		return "Log in with claude in a terminal (claude /login), or set ANTHROPIC_API_KEY for Latch."
+	case status == 429 || status == 529 || strings.Contains(lower, "overloaded") || strings.Contains(lower, "rate limit"):
+		return "The API is overloaded or rate-limited. Try again in a minute."
+	case strings.Contains(lower, "connection") || strings.Contains(lower, "network") || strings.Contains(lower, "enotfound") || strings.Contains(lower, "econnrefused"):
+		return "Latch could not reach the API. Check the network connection (and ANTHROPIC_BASE_URL, if set)."
+	case status >= 500:
+		return "The API had a problem of its own. Try again shortly."
+	}
+	return ""
 }
 
 func anyContains(list []string, sub string) bool {

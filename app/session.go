@@ -112,6 +112,7 @@ type Session struct {
 	untrusted    bool          // Claude Code does not trust workdir
 	trustWarning string        // the CLI's words about what it ignored there
 	audit        *Audit
+	lastPrompt   string // for Retry
 	// The rules as the files hold them, for the audit log (audit.go).
 	ruleViewCache *grants.View
 	ruleViewAt    time.Time
@@ -221,9 +222,23 @@ func (s *Session) Send(prompt string) error {
 	if prompt == "" {
 		return errors.New("the prompt is empty")
 	}
-	return s.startTurn(func() error { return nil }, func() {
+	return s.startTurn(func() error {
+		s.lastPrompt = prompt
+		return nil
+	}, func() {
 		s.show(Event{Kind: EvPrompt, Text: prompt})
 	}, func(t *turn) { t.prompt(prompt) })
+}
+
+// Retry sends the last prompt again: the Retry of a failed turn.
+func (s *Session) Retry() error {
+	s.mu.Lock()
+	p := s.lastPrompt
+	s.mu.Unlock()
+	if p == "" {
+		return errors.New("there is no prompt to send again")
+	}
+	return s.Send(p)
 }
 
 // startTurn makes the session Running when it is idle and check passes

@@ -210,8 +210,12 @@ func TestStopSendsInterruptAndProcessSurvives(t *testing.T) {
 	if r.rec.Has("argv", 2) {
 		t.Error("a second process was started; the live process should have survived the interrupt")
 	}
-	if ends := ofKind(evs, app.EvTurnEnd); len(ends) != 2 || !ends[0].Turn.IsError || ends[1].Turn.IsError {
+	// A stop is one neutral row: not a failure, no notices, no error.
+	if ends := ofKind(evs, app.EvTurnEnd); len(ends) != 2 || ends[0].Turn.IsError || !ends[0].Turn.Stopped || ends[1].Turn.Stopped {
 		t.Errorf("turn ends: %s", dump(evs))
+	}
+	if n := len(ofKind(evs, app.EvNotice)) + len(ofKind(evs, app.EvError)); n != 0 {
+		t.Errorf("%d notices and errors for a stop:\n%s", n, dump(evs))
 	}
 }
 
@@ -230,6 +234,9 @@ func TestStopKillsUnresponsiveCLI(t *testing.T) {
 	}
 	if len(ofKind(evs, app.EvError)) != 0 {
 		t.Errorf("a stop is not an error: %s", dump(evs))
+	}
+	if ends := ofKind(evs, app.EvTurnEnd); len(ends) != 1 || !ends[0].Turn.Stopped || ends[0].Turn.IsError || !strings.Contains(ends[0].Turn.Note, "process was ended") {
+		t.Errorf("turn ends: %s", dump(evs))
 	}
 }
 
@@ -292,7 +299,7 @@ func TestStartupFailureShowsTheEnd(t *testing.T) {
 			if len(e.Detail) > rowShows {
 				t.Errorf("Detail is %d bytes; the row shows only the first %d", len(e.Detail), rowShows)
 			}
-			if !strings.Contains(e.Detail, reason) || !strings.Contains(e.Detail, "exit code 1") || !strings.Contains(e.Detail, "Preferences") {
+			if !strings.Contains(e.Detail, reason) || !strings.Contains(e.Detail, "exit code 1") || !strings.Contains(e.Hint, "Preferences") {
 				t.Errorf("Detail lacks the reason, the exit or the advice:\n%s", e.Detail)
 			}
 			if !utf8.ValidString(e.Detail) {

@@ -33,6 +33,7 @@ const (
 	EvNotice                      // Text: something worth a line (retrying, resuming, interrupted)
 	EvError                       // Err: something failed; say what and what to do
 	EvGrant                       // Grant: a grant was made (with Undo) or undone
+	EvRetry                       // Retry: the API failed and the CLI tries again; the turn's one retry row, updated
 )
 
 // Event is the one type that flows up from a Session to the UI.
@@ -45,6 +46,7 @@ type Event struct {
 	Status  *Status
 	Err     *ErrorInfo
 	Grant   *GrantInfo
+	Retry   *RetryInfo
 	// Auto marks an EvPrompt that Latch sent itself (the retry message).
 	Auto bool
 	// Session is the ID of the Session the event came from (Session.ID),
@@ -77,10 +79,27 @@ type ToolCall struct {
 	Grantable bool
 }
 
+// RetryInfo is the CLI's retry of a failed API request.
+type RetryInfo struct {
+	Attempt, Max int
+	Delay        time.Duration
+	Status       int    // the HTTP status; 0 when there was no connection
+	Error        string // the CLI's word for it ("server_error"), untrusted
+	Text         string // the row: "Retrying in 8 s — attempt 3 of 10 (HTTP 500)"
+}
+
 // TurnInfo is the end of one turn.
 type TurnInfo struct {
-	IsError      bool
-	ErrorText    string // what went wrong, in words, when IsError
+	IsError   bool
+	ErrorText string // what went wrong, in words, when IsError
+	// Stopped is set when the person stopped the turn: not a failure.
+	// Note then says more when there is more to say (the process was
+	// ended).
+	Stopped bool
+	Note    string
+	// Incomplete is set when the CLI ended before the turn's result: the
+	// last answer may be cut off.
+	Incomplete   bool
 	CostUSD      float64
 	InputTokens  int
 	OutputTokens int
@@ -141,6 +160,11 @@ type ErrorInfo struct {
 	Title  string // one line: "Claude Code CLI not found"
 	Detail string // what happened and what to do; may hold the stderr tail
 	Full   string // the whole text, for Details / Copy
+	// Hint is what to do about it, when Latch knows ("Log in with claude
+	// in a terminal, or set ANTHROPIC_API_KEY").
+	Hint string
+	// Retry offers to send the turn's prompt again (Session.Retry).
+	Retry bool
 }
 
 // Question is one live permission question.

@@ -200,26 +200,31 @@ func (t *turn) processEnded() {
 		return
 	}
 	if stopping {
+		ti := s.turnInfo(nil, false, "")
+		ti.Stopped = true
 		if t.cfg.Prompts == PromptsAfterTurn {
-			s.notice("Stopped. In after-the-turn mode Claude Code has no input channel to interrupt, so its process was ended; the next prompt resumes the session.")
+			ti.Note = "In after-the-turn mode Claude Code has no input channel to interrupt, so its process was ended; the next prompt resumes the session."
 		} else {
-			s.notice("Stopped. Claude Code did not end the turn in time, so its process was ended; the next prompt resumes the session.")
+			ti.Note = "Claude Code did not end the turn in time, so its process was ended; the next prompt resumes the session."
 		}
-		s.show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(nil, true, "Stopped")})
+		s.show(Event{Kind: EvTurnEnd, Turn: ti})
 		return
 	}
 	// The reason is at the end of stderr: Detail shows its last lines, short
 	// enough to be shown whole; Full keeps all of it for copying.
 	head := fmt.Sprintf("%s (%s).", clipCommand(t.cfg.Command), p.ExitMsg())
-	info := &ErrorInfo{Title: "Claude Code stopped in the middle of the turn", Detail: head, Full: head}
+	info := &ErrorInfo{Title: "Claude Code stopped in the middle of the turn", Detail: head, Full: head, Retry: true}
 	if short, full := p.Stderr(); short != "" {
 		info.Detail += "\n\n" + short
 		info.Full += "\n\n" + full
 	}
 	if !t.sawInit {
 		info.Title = "Claude Code exited before it started the turn"
-		info.Detail += "\n\nCheck the claude command in Preferences (Ctrl+,)."
+		info.Hint = "Check the claude command in Preferences (Ctrl+,)."
+		info.Retry = false
 	}
 	s.show(Event{Kind: EvError, Err: info})
-	s.show(Event{Kind: EvTurnEnd, Turn: s.turnInfo(nil, true, "Claude Code exited")})
+	ti := s.turnInfo(nil, true, "Claude Code exited")
+	ti.Incomplete = t.sawInit // what it answered so far may be cut off
+	s.show(Event{Kind: EvTurnEnd, Turn: ti})
 }
