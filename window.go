@@ -25,9 +25,20 @@ func openWindow(dir string) int {
 	if msg := checkCommand(settings); msg != "" {
 		notice = strings.TrimSpace(notice + "\n" + msg)
 	}
+	// The permission audit log; its first write error reaches the window.
+	auditErrs := make(chan error, 1)
+	audit := app.OpenAudit(func(err error) {
+		select {
+		case auditErrs <- err:
+		default:
+		}
+	})
+	settings.UseAudit(audit)
 	err := ui.Run(ui.Options{
-		Workdir:  dir,
-		Settings: settings,
+		Workdir:     dir,
+		Audit:       audit,
+		AuditErrors: auditErrs,
+		Settings:    settings,
 		NewRunner: func(workdir string, s app.Surface) (ui.Runner, error) {
 			return newRunner(settings, workdir, s)
 		},
@@ -35,6 +46,7 @@ func openWindow(dir string) int {
 		Version: version,
 	})
 	settings.Flush() // the last folder and scope are on disk before Latch exits
+	audit.Close()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "latch: %v\n", err)
 		return 1

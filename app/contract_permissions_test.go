@@ -86,14 +86,9 @@ func TestContractPermissionViewMatchesTheFiles(t *testing.T) {
 			if live.Trusted != trusted {
 				t.Errorf("trusted %v, want %v", live.Trusted, trusted)
 			}
-			if !trusted {
-				var warned bool
-				for _, e := range ofKind(r.surf.Events(), app.EvNotice) {
-					warned = warned || strings.Contains(e.Text, "has not been trusted")
-				}
-				if !warned {
-					t.Error("the CLI's warning about the ignored project rule was not shown")
-				}
+			if st := lastStatus(r.surf.Events()); st == nil || st.Untrusted != !trusted ||
+				strings.Contains(st.TrustWarning, "has not been trusted") != !trusted {
+				t.Errorf("status %+v: want untrusted %v and the CLI's warning about the ignored rule when untrusted", st, !trusted)
 			}
 		})
 	}

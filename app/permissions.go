@@ -691,7 +691,7 @@ func trustWarningOf(stderr string) string {
 }
 
 // trustWarning keeps the CLI's stderr words about rules it ignored in an
-// untrusted folder, shown once as a notice and in the status.
+// untrusted folder; the status carries them to the window.
 func (t *turn) trustWarning(stderr string) {
 	s := t.s
 	w := trustWarningOf(stderr)
@@ -702,7 +702,7 @@ func (t *turn) trustWarning(stderr string) {
 	}
 	s.mu.Unlock()
 	if fresh {
-		s.notice("Claude Code: " + w)
+		s.emitStatus() // the window shows the words once
 	}
 }
 

@@ -38,9 +38,13 @@ type mainWindow struct {
 	dangerLbl *widget.Label // red: permission checks are off, whoever turned them off
 	modeLbl   *widget.Label // any other permission mode than the default
 	modeBar   *fyne.Container
+	modeSel   *modeSelector  // the status line's permission mode
+	trustBtn  *widget.Button // "Folder not trusted", when Claude Code does not trust it
 	emptyHint fyne.CanvasObject
 	modals    modalQueue
 	prefs     *prefsWindow
+	perms     *permsWindow
+	history   *auditWindow
 
 	// UI goroutine only.
 	workdir    string
@@ -49,6 +53,11 @@ type mainWindow struct {
 	status     app.Status
 	lastTurn   *app.TurnInfo
 	foreground bool
+	// trustWarned is the CLI's trust warning last shown in the transcript
+	// (each is shown once); recent, the shown session's last tool calls
+	// (Permissions' "Pick a call…").
+	trustWarned string
+	recent      []app.ToolCall
 
 	mu     sync.Mutex // guards runner and released
 	runner Runner
@@ -84,6 +93,9 @@ func newMainWindow(a fyne.App, opts Options, do func(func())) *mainWindow {
 	mw.build()
 	mw.win.SetMainMenu(mw.menu())
 	mw.win.Resize(fyne.NewSize(980, 720))
+	if opts.AuditErrors != nil {
+		go mw.auditFailed(opts.AuditErrors)
+	}
 	if opts.Notice != "" {
 		mw.tr.addNotice(opts.Notice)
 	}
@@ -112,9 +124,12 @@ func (mw *mainWindow) build() {
 	mw.folderLbl.TextStyle.Monospace = true
 	mw.folderLbl.Truncation = fyne.TextTruncateEllipsis
 	mw.changeBtn = widget.NewButtonWithIcon("Change folder…", theme.FolderOpenIcon(), mw.pickFolder)
+	mw.trustBtn = widget.NewButtonWithIcon("Folder not trusted", theme.WarningIcon(), mw.showPermissions)
+	mw.trustBtn.Importance = widget.WarningImportance
+	mw.trustBtn.Hide()
 	folderBar := container.NewBorder(nil, nil,
 		container.NewHBox(widget.NewIcon(theme.FolderIcon()), caption("Working folder")),
-		mw.changeBtn, mw.folderLbl)
+		container.NewHBox(mw.trustBtn, mw.changeBtn), mw.folderLbl)
 
 	hint := widget.NewLabel("Type a prompt below and press Ctrl+Enter.\nClaude works in the folder above; anything it is refused shows up here, ready to grant.")
 	hint.Alignment = fyne.TextAlignCenter
@@ -145,7 +160,8 @@ func (mw *mainWindow) build() {
 
 	buttons := container.NewVBox(mw.sendBtn, mw.stopBtn)
 	promptRow := container.NewBorder(nil, nil, nil, buttons, mw.prompt)
-	statusBar := mw.statusLbl
+	mw.modeSel = newModeSelector(mw)
+	statusBar := container.NewBorder(nil, nil, nil, mw.modeSel.box, mw.statusLbl)
 	bottom := container.NewVBox(widget.NewSeparator(), container.NewPadded(promptRow), statusBar)
 	top := container.NewVBox(container.NewPadded(folderBar), mw.modeBar, widget.NewSeparator())
 	center := container.NewStack(mw.tr.list, mw.emptyHint)
@@ -157,13 +173,17 @@ func (mw *mainWindow) menu() *fyne.MainMenu {
 	folder.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
 	prefs := fyne.NewMenuItem("Preferences…", mw.showPrefs)
 	prefs.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault}
+	perms := fyne.NewMenuItem("Permissions…", mw.showPermissions)
+	perms.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyP, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+	history := fyne.NewMenuItem("Permission History…", mw.showHistory)
+	history.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyH, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
 	quit := fyne.NewMenuItem("Quit", func() { fyne.CurrentApp().Quit() })
 	quit.IsQuit = true
 	quit.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
 	copyAnswer := fyne.NewMenuItem("Copy Last Answer", mw.copyLastAnswer)
 	copyAnswer.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyC, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
 	return fyne.NewMainMenu(
-		fyne.NewMenu("File", folder, fyne.NewMenuItemSeparator(), prefs, fyne.NewMenuItemSeparator(), quit),
+		fyne.NewMenu("File", folder, fyne.NewMenuItemSeparator(), prefs, perms, history, fyne.NewMenuItemSeparator(), quit),
 		fyne.NewMenu("Edit", copyAnswer))
 }
 
@@ -192,6 +212,12 @@ func (mw *mainWindow) refresh() {
 		mw.stopBtn.Disable()
 	}
 	mw.statusLbl.SetText(mw.statusText())
+	mw.modeSel.update()
+	if mw.status.Untrusted && mw.workdir != "" {
+		mw.trustBtn.Show()
+	} else {
+		mw.trustBtn.Hide()
+	}
 	text, danger := modeBanner(mw.status)
 	switch {
 	case danger:
@@ -244,9 +270,6 @@ func (mw *mainWindow) statusText() string {
 		parts = append(parts, "permissions asked after the turn")
 	case app.PromptsLive, "":
 		parts = append(parts, "permissions asked live")
-	}
-	if st.PermissionMode != "" && st.PermissionMode != "default" {
-		parts = append(parts, "mode "+app.VisibleLine(st.PermissionMode))
 	}
 	if t := mw.lastTurn; t != nil {
 		parts = append(parts,
@@ -301,6 +324,15 @@ func (mw *mainWindow) apply(batch []app.Event) {
 				default:
 					mw.running = true
 				}
+				if w := ev.Status.TrustWarning; w != "" && w != mw.trustWarned {
+					mw.trustWarned = w
+					mw.tr.addNotice("Claude Code: " + app.Visible(w))
+				}
+				mw.modeSel.fetch()
+			}
+		case app.EvToolCall, app.EvToolUpdate:
+			if ev.Tool != nil {
+				mw.noteCall(*ev.Tool)
 			}
 		case app.EvTurnEnd:
 			if ev.Turn != nil {
@@ -324,6 +356,34 @@ func (mw *mainWindow) apply(batch []app.Event) {
 			}
 			mw.notify(msg)
 		}
+	}
+}
+
+// recentMax is how many of the shown session's tool calls Permissions
+// offers to test ("Pick a call…").
+const recentMax = 50
+
+// noteCall keeps a tool call of the shown session, or its full input.
+func (mw *mainWindow) noteCall(tc app.ToolCall) {
+	if tc.ID != "" {
+		for i := range mw.recent {
+			if r := &mw.recent[i]; r.ID == tc.ID {
+				if tc.Name != "" {
+					r.Name = tc.Name
+				}
+				if tc.Summary != "" {
+					r.Summary = tc.Summary
+				}
+				if tc.Input != "" {
+					r.Input = tc.Input
+				}
+				return
+			}
+		}
+	}
+	mw.recent = append(mw.recent, app.ToolCall{ID: tc.ID, Name: tc.Name, Summary: tc.Summary, Input: tc.Input})
+	if n := len(mw.recent); n > recentMax {
+		mw.recent = append([]app.ToolCall(nil), mw.recent[n-recentMax:]...)
 	}
 }
 
@@ -509,9 +569,28 @@ func (mw *mainWindow) setFolder(dir string) {
 	}
 	mw.running = false
 	mw.status.SessionID, mw.status.State = "", app.Idle
+	mw.status.PermissionMode, mw.status.Untrusted, mw.status.TrustWarning = "", false, ""
 	mw.lastTurn = nil
+	mw.recent = nil
+	mw.modeSel.modes = nil
+	if mw.perms != nil {
+		mw.perms.load() // the new folder's
+	}
 	mw.tr.addNotice("Working folder is now " + dir + ". The next prompt starts a new session there.")
 	mw.tr.list.Sync()
 	mw.refresh()
 	mw.focusPrompt()
+}
+
+// auditFailed shows the audit log's first write error in the transcript;
+// the log reports only one.
+func (mw *mainWindow) auditFailed(errs <-chan error) {
+	err, ok := <-errs
+	if !ok {
+		return
+	}
+	mw.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{
+		Title:  "The permission history cannot be written",
+		Detail: app.Visible(err.Error()) + "\nLatch goes on working; asks, answers and grants are not recorded until the log can be written again.",
+	}})
 }

@@ -349,3 +349,32 @@ func TestRunningComesFromTheSession(t *testing.T) {
 		t.Errorf("running %v, send disabled %v, status %q", h.mw.running, h.mw.sendBtn.Disabled(), h.mw.statusLbl.Text)
 	}
 }
+
+// The audit log's write error is shown once, in words, escaped.
+func TestAuditErrorShownOnce(t *testing.T) {
+	a := test.NewTempApp(t)
+	errs := make(chan error, 1)
+	q := newUIQueue()
+	mw := newMainWindow(a, Options{Workdir: t.TempDir(), Settings: app.LoadSettings(), AuditErrors: errs,
+		NewRunner: func(string, app.Surface) (Runner, error) { return nil, errors.New("none") }}, q.do)
+	t.Cleanup(func() { mw.surf.close(); mw.win.Close() })
+	errs <- errors.New("open /state/latch/audit.jsonl: read-only file system\x1b[2J")
+	close(errs)
+	count := func() (n int, text string) {
+		mw.surf.flush()
+		for _, e := range mw.tr.entries {
+			if e.kind == rowError && strings.Contains(e.title, "permission history") {
+				n, text = n+1, e.text.String()
+			}
+		}
+		return n, text
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for n, _ := count(); n == 0 && time.Now().Before(deadline); n, _ = count() {
+		time.Sleep(5 * time.Millisecond)
+	}
+	n, text := count()
+	if n != 1 || !strings.Contains(text, "read-only file system") || strings.Contains(text, "\x1b") {
+		t.Errorf("%d error rows, text %q: want one, escaped", n, text)
+	}
+}

@@ -44,6 +44,18 @@ type Options struct {
 	Notice    string // shown in the transcript at start
 	Version   string
 	Settings  *app.Settings // Latch's config, loaded once by the caller (nil: Run loads it)
+	// Audit is the permission audit log the history window reads (nil: the
+	// log is off). AuditErrors delivers its first write error, which the
+	// window shows once.
+	Audit       *app.Audit
+	AuditErrors <-chan error
+}
+
+// retrier is a Runner that can offer the grant dialog for a denial from
+// the audit log (Permission History's "Grant and retry"); *app.Session is
+// one. It blocks on the dialog and file I/O: call it off the UI goroutine.
+type retrier interface {
+	GrantAndRetry(e app.AuditEntry) error
 }
 
 // appID is the desktop application id.
