@@ -283,8 +283,9 @@ func (v *auditWindow) refilter() {
 // filterEntries lists the indices of the entries f lets through.
 func filterEntries(all []app.AuditEntry, f app.AuditFilter) []int32 {
 	shown := make([]int32, 0, min(len(all), 1024))
+	match := f.Matcher()
 	for i := range all {
-		if f.Match(all[i]) {
+		if match(&all[i]) {
 			shown = append(shown, int32(i))
 		}
 	}

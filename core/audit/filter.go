@@ -21,6 +21,12 @@ func (f Filter) Match(e Entry) bool {
 	return m.match(&e)
 }
 
+// Matcher is Match prepared once, for filtering many entries.
+func (f Filter) Matcher() func(*Entry) bool {
+	m := f.matcher()
+	return m.match
+}
+
 // matcher is a Filter prepared once for many entries.
 type matcher struct {
 	f      Filter

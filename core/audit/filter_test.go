@@ -71,3 +71,20 @@ func TestFilterMatch(t *testing.T) {
 		})
 	}
 }
+
+// The prepared matcher agrees with Match.
+func TestMatcherAgreesWithMatch(t *testing.T) {
+	es := []Entry{
+		{Kind: KindDenial, Tool: "Bash", Folder: "/w/shop", Input: "rm -rf build"},
+		{Kind: KindGrant, Rules: []string{"Bash(npm test:*)"}, Folder: "/w/shopx"},
+		{Kind: KindAnswer, Decision: AnswerDeny, Tool: "Write", Folder: "/other"},
+	}
+	for _, f := range []Filter{{}, {Folder: "/w/shop"}, {Tool: "bash"}, {Decision: "denial"}, {Decision: "deny"}, {Text: "NPM"}, {Folder: "/w", Text: "rm"}} {
+		m := f.Matcher()
+		for _, e := range es {
+			if m(&e) != f.Match(e) {
+				t.Errorf("%+v on %+v: Matcher %v, Match %v", f, e, m(&e), f.Match(e))
+			}
+		}
+	}
+}
