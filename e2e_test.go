@@ -165,6 +165,85 @@ func TestE2E(t *testing.T) {
 	})
 }
 
+// The permissions window and the permission history, as a person opens
+// them: by keyboard, over a folder with user and project rules, after a
+// live question was answered. What they show is read back from the screen.
+func TestE2EPermissions(t *testing.T) {
+	bin := os.Getenv("LATCH_BIN")
+	if bin == "" {
+		t.Fatal("LATCH_BIN is not set: run this through `make test-e2e`")
+	}
+	api, err := fakeapi.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(api.Close)
+	d := &desk{t: t, display: startXvfb(t), bin: bin, claude: fakeapi.CLIPath(t), api: api, home: t.TempDir(), xdg: t.TempDir()}
+	d.work = filepath.Join(d.home, "project")
+	os.MkdirAll(filepath.Join(d.work, ".claude"), 0o755)
+	os.MkdirAll(filepath.Join(d.home, ".claude"), 0o755)
+	os.MkdirAll(filepath.Join(d.xdg, "latch"), 0o700)
+	cfg, _ := json.Marshal(map[string]any{"claude_command": d.claude, "permission_prompts": "live", "baseline_tools": false})
+	os.WriteFile(filepath.Join(d.xdg, "latch", "config.json"), cfg, 0o600)
+	os.WriteFile(filepath.Join(d.home, ".claude", "settings.json"), []byte(`{"permissions":{"allow":["Bash(npm test:*)"],"deny":["Bash(rm -rf:*)"]}}`), 0o644)
+	os.WriteFile(filepath.Join(d.work, ".claude", "settings.json"), []byte(`{"permissions":{"allow":["Bash(make:*)"]}}`), 0o644)
+	t.Cleanup(func() { fakeapi.TidyTemp(d.work) })
+
+	d.api.Handle(toolThenDone(fakeapi.Bash("touch made-live.txt")))
+	d.start()
+	d.typeText("create a file please")
+	d.key("ctrl+Return")
+	d.waitRequests(1)
+	time.Sleep(2 * time.Second)
+	d.key("1") // Allow once
+	d.waitFile(filepath.Join(d.work, "made-live.txt"))
+	d.waitRequests(2)
+	time.Sleep(time.Second)
+
+	d.key("ctrl+shift+p")
+	perms := strings.Fields(d.xdo(20*time.Second, "search", "--sync", "--onlyvisible", "--name", "^Latch Permissions$"))[0]
+	d.xdo(5*time.Second, "windowfocus", "--sync", perms)
+	time.Sleep(1500 * time.Millisecond) // the view is asked of the running CLI
+	d.shot("e2e_permissions")
+	screen := strings.ToLower(menuOCR(t, d))
+	for _, want := range []string{"user settings", "npm test", "not trusted"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the Permissions window does not show %q; the screen reads:\n%s", want, screen)
+		}
+	}
+	d.key("Escape")
+	d.xdo(5*time.Second, "windowfocus", "--sync", d.win)
+	time.Sleep(500 * time.Millisecond)
+
+	d.key("ctrl+shift+h")
+	hist := strings.Fields(d.xdo(20*time.Second, "search", "--sync", "--onlyvisible", "--name", "^Latch Permission History$"))[0]
+	d.xdo(5*time.Second, "windowfocus", "--sync", hist)
+	time.Sleep(1500 * time.Millisecond)
+	d.shot("e2e_history")
+	screen = strings.ToLower(menuOCR(t, d))
+	for _, want := range []string{"touch made-live.txt", "answer"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the history does not show %q; the screen reads:\n%s", want, screen)
+		}
+	}
+	d.key("Escape")
+	d.quit()
+
+	// The log itself: the question, the answer and the call that ran.
+	b, err := os.ReadFile(filepath.Join(d.home, ".local", "state", "latch", "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"kind":"ask"`, `"kind":"answer","session"`, `"decision":"once"`, `"kind":"allowed"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("audit.jsonl lacks %s:\n%s", want, b)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(d.home, ".local", "state", "latch", "audit.jsonl")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("audit.jsonl mode: %v %v", fi, err)
+	}
+}
+
 // toolThenDone calls the tool for each user message and answers its
 // result in words, as a model does: once refused, it does not insist.
 func toolThenDone(tool fakeapi.Block) fakeapi.Rule {
