@@ -14,7 +14,9 @@ import (
 // auditOf is a fresh audit log for the rig's session.
 func auditOf(t *testing.T) *app.Audit {
 	t.Helper()
-	return app.OpenAuditAt(filepath.Join(t.TempDir(), "audit.jsonl"), func(err error) { t.Errorf("audit: %v", err) })
+	a := app.OpenAuditAt(filepath.Join(t.TempDir(), "audit.jsonl"), func(err error) { t.Errorf("audit: %v", err) })
+	t.Cleanup(func() { a.Close() }) // before its folder is removed
+	return a
 }
 
 // entries closes the log and returns its lines oldest first, each as

@@ -106,7 +106,7 @@ func (s *Session) toolCall(id, name string, input []byte) {
 		s.show(Event{Kind: EvToolCall, Tool: &ToolCall{ID: id, Name: name, Summary: summarize(name, input)}})
 	}
 	if input != nil {
-		s.show(Event{Kind: EvToolUpdate, Tool: &ToolCall{ID: id, Name: name, Summary: summarize(name, input), Input: prettyJSON(input)}})
+		s.show(Event{Kind: EvToolUpdate, Tool: &ToolCall{ID: id, Name: name, Summary: summarize(name, input), Input: prettyJSON(input), Diff: s.toolDiff(id, name, input)}})
 	}
 }
 
@@ -125,7 +125,7 @@ func (s *Session) assistant(b *stream.Block, line int) {
 }
 
 func (s *Session) toolResult(r *stream.ToolResult) {
-	tc := &ToolCall{ID: r.ToolUseID, Name: r.Tool, Summary: summarize(r.Tool, r.Input), Result: resultText(r.Text), IsError: r.IsError}
+	tc := &ToolCall{ID: r.ToolUseID, Name: r.Tool, Summary: summarize(r.Tool, r.Input), Result: resultText(r.Text), IsError: r.IsError, Diff: s.resultDiff(r.ToolUseID, r.Tool, r.Input)}
 	if r.Denial != nil {
 		tc.Denial = denialWords(r.Denial.Class)
 		// Every refusal but a stop can be granted later, from its card.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/latch-app/latch/core/stream"
+	"github.com/latch-app/latch/core/textdiff"
 )
 
 // maxResultShown caps a tool result kept for the transcript; the CLI already
@@ -145,33 +146,19 @@ func resultText(s string) string {
 	return s
 }
 
-// diffOf shows an Edit or Write as the lines it removes and adds.
-func diffOf(name string, raw json.RawMessage) string {
-	in := parseInput(raw)
-	path, _ := stream.TouchedPath(raw)
-	var b strings.Builder
-	switch name {
-	case "Edit", "MultiEdit":
-		if in.OldString == "" && in.NewString == "" {
-			return ""
-		}
-		fmt.Fprintf(&b, "--- %s\n+++ %s\n", path, path)
-		for _, l := range strings.Split(in.OldString, "\n") {
-			b.WriteString("-" + l + "\n")
-		}
-		for _, l := range strings.Split(in.NewString, "\n") {
-			b.WriteString("+" + l + "\n")
-		}
-	case "Write":
-		fmt.Fprintf(&b, "+++ %s (new content)\n", path)
-		for _, l := range strings.Split(strings.TrimSuffix(in.Content, "\n"), "\n") {
-			b.WriteString("+" + l + "\n")
-		}
-	default:
+// diffOf is an Edit, MultiEdit or Write as a unified diff (what fileDiff
+// computes, with a new file's every line), "" for other tools.
+func diffOf(name string, raw json.RawMessage, workdir string) string {
+	c := computeDiff(name, raw, workdir, true)
+	if c.fd == nil {
 		return ""
 	}
+	from := c.fd.Path
+	if c.fd.New {
+		from = "/dev/null"
+	}
 	// Never clipped: the content is what the person approves.
-	return b.String()
+	return textdiff.Unified(from, c.fd.Path, c.full)
 }
 
 // askItems is an AskUserQuestion's questions as the dialog shows them.
@@ -200,7 +187,7 @@ func question(reqID string, c *stream.CanUseTool, workdir string, workdirs []str
 		Input:       prettyJSON(c.Input),
 		Command:     in.Command,
 		Path:        path,
-		Diff:        diffOf(c.ToolName, c.Input),
+		Diff:        diffOf(c.ToolName, c.Input, workdir),
 		BlockedPath: c.BlockedPath,
 		Reason:      stripANSI(c.DecisionReason),
 

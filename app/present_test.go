@@ -38,17 +38,17 @@ func TestSummarize(t *testing.T) {
 }
 
 func TestDiffOf(t *testing.T) {
-	edit := diffOf("Edit", json.RawMessage(`{"file_path":"/p/a.go","old_string":"a\nb","new_string":"c"}`))
+	edit := diffOf("Edit", json.RawMessage(`{"file_path":"/p/a.go","old_string":"a\nb","new_string":"c"}`), "")
 	for _, want := range []string{"--- /p/a.go", "-a\n", "-b\n", "+c\n"} {
 		if !strings.Contains(edit, want) {
 			t.Errorf("Edit diff lacks %q:\n%s", want, edit)
 		}
 	}
-	write := diffOf("Write", json.RawMessage(`{"file_path":"/p/n.txt","content":"one\ntwo\n"}`))
+	write := diffOf("Write", json.RawMessage(`{"file_path":"/p/n.txt","content":"one\ntwo\n"}`), "")
 	if !strings.Contains(write, "+one\n+two\n") {
 		t.Errorf("Write diff:\n%s", write)
 	}
-	if d := diffOf("Bash", json.RawMessage(`{"command":"ls"}`)); d != "" {
+	if d := diffOf("Bash", json.RawMessage(`{"command":"ls"}`), ""); d != "" {
 		t.Errorf("Bash has no diff, got %q", d)
 	}
 }

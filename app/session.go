@@ -97,6 +97,7 @@ type Session struct {
 	sessOut     int
 	turnStart   time.Time
 	seenTools   map[string]bool
+	diffs       diffs // the FileDiff of each call until its result (diff.go)
 	malformed   int
 	closed      bool
 	nextCfg     *Config // applied when the session is next idle

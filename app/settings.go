@@ -69,7 +69,18 @@ type Prefs struct {
 	Experimental             bool // tell Claude to pause when a permission is refused
 	PhraseDetection          bool
 	DangerousSkip            bool // run every tool without a permission check
+	// Theme is Latch's colours: ThemeSystem (follow the desktop's light or
+	// dark preference), ThemeLight or ThemeDark. "" leaves the saved
+	// choice as it is.
+	Theme string
 }
+
+// Values of Prefs.Theme.
+const (
+	ThemeSystem = grants.ThemeSystem
+	ThemeLight  = grants.ThemeLight
+	ThemeDark   = grants.ThemeDark
+)
 
 // BaselineDefault is whether runs pre-approve the baseline tools in prompt
 // mode prompts when the person made no choice.
@@ -90,6 +101,7 @@ func (s *Settings) Prefs() Prefs {
 		Experimental:    c.ExperimentalPermissionManagement,
 		PhraseDetection: c.PhraseDetection,
 		DangerousSkip:   c.DangerouslySkipPermissions,
+		Theme:           c.Theme,
 	}
 }
 
@@ -103,6 +115,9 @@ func (p Prefs) apply(c *grants.Config) {
 	c.ExperimentalPermissionManagement = p.Experimental
 	c.PhraseDetection = p.PhraseDetection
 	c.DangerouslySkipPermissions = p.DangerousSkip
+	if p.Theme != "" {
+		c.Theme = p.Theme
+	}
 }
 
 // An InvalidSettingError is a value SavePrefs refuses; nothing was written.
@@ -112,8 +127,8 @@ func (e *InvalidSettingError) Error() string { return e.Err.Error() }
 func (e *InvalidSettingError) Unwrap() error { return e.Err }
 
 // SavePrefs validates p (the command must split into a program and its
-// arguments without shell operators, the prompt mode must be one Latch
-// knows) and writes only the keys Preferences owns, so what other writers
+// arguments without shell operators, the prompt mode and the theme must be
+// ones Latch knows) and writes only the keys Preferences owns, so what other writers
 // remembered meanwhile (the last folder, the last scope) is kept. File I/O:
 // call it off the UI goroutine. An invalid value is an
 // *InvalidSettingError; a malformed file is refused. The next session, and

@@ -52,7 +52,7 @@ func readTestFile(t *testing.T, path string) string {
 }
 
 func TestLoadSettings(t *testing.T) {
-	defaults := Prefs{ClaudeCommand: "claude", Prompts: PromptsLive}
+	defaults := Prefs{ClaudeCommand: "claude", Prompts: PromptsLive, Theme: ThemeSystem}
 	tests := []struct {
 		name, config string
 		prefs        Prefs
@@ -63,9 +63,12 @@ func TestLoadSettings(t *testing.T) {
 		{"no file", "", defaults, ScopeProject, "", false},
 		{"values", `{"claude_command": "npx claude --verbose", "permission_prompts": "after_turn", "grant_scope": "user",
 			"phrase_detection": true, "last_workdir": "/w"}`,
-			Prefs{ClaudeCommand: "npx claude --verbose", Prompts: PromptsAfterTurn, Baseline: true, PhraseDetection: true}, ScopeUser, "", false},
+			Prefs{ClaudeCommand: "npx claude --verbose", Prompts: PromptsAfterTurn, Baseline: true, PhraseDetection: true, Theme: ThemeSystem}, ScopeUser, "", false},
+		{"a theme", `{"theme": "light"}`,
+			Prefs{ClaudeCommand: "claude", Prompts: PromptsLive, Theme: ThemeLight}, ScopeProject, "", false},
+		{"an unknown theme follows the desktop", `{"theme": "sepia"}`, defaults, ScopeProject, "theme", false},
 		{"a choice of baseline", `{"baseline_tools": true, "baseline_tools_set": true}`,
-			Prefs{ClaudeCommand: "claude", Prompts: PromptsLive, Baseline: true, BaselineChosen: true}, ScopeProject, "", false},
+			Prefs{ClaudeCommand: "claude", Prompts: PromptsLive, Baseline: true, BaselineChosen: true, Theme: ThemeSystem}, ScopeProject, "", false},
 		{"invalid values are the defaults", `{"permission_prompts": "sometimes", "claude_command": "claude | tee", "grant_scope": "x"}`,
 			defaults, ScopeProject, "permission_prompts", false},
 		{"malformed", `{"claude_command": `, defaults, ScopeProject, "config.json", true},
@@ -108,6 +111,7 @@ func TestSavePrefs(t *testing.T) {
 		{"shell operators", func(p Prefs) Prefs { p.ClaudeCommand = "claude; rm -rf ~"; return p }, "shell operators"},
 		{"an open quote", func(p Prefs) Prefs { p.ClaudeCommand = `claude "--verbose`; return p }, "check quotes"},
 		{"an unknown mode", func(p Prefs) Prefs { p.Prompts = "sometimes"; return p }, "permission_prompts"},
+		{"an unknown theme", func(p Prefs) Prefs { p.Theme = "sepia"; return p }, "theme"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, path := settingsWorld(t, before)
@@ -157,6 +161,26 @@ func TestSavePrefs(t *testing.T) {
 		}
 		if got := LoadSettings().Prefs(); got.ClaudeCommand != "npx 'claude code' --verbose" || !got.Baseline || got.BaselineChosen {
 			t.Errorf("loaded back %+v", got)
+		}
+	})
+
+	t.Run("the theme", func(t *testing.T) {
+		_, path := settingsWorld(t, before)
+		s := LoadSettings()
+		if got := s.Prefs().Theme; got != ThemeDark {
+			t.Fatalf("loaded theme %q", got)
+		}
+		p := s.Prefs()
+		p.Theme = ThemeLight
+		if err := s.SavePrefs(p); err != nil {
+			t.Fatal(err)
+		}
+		// Only the theme's value changed, in place.
+		if got, want := readTestFile(t, path), strings.Replace(before, `"dark"`, `"light"`, 1); got != want {
+			t.Errorf("saved\n%s\nwant\n%s", got, want)
+		}
+		if s.Prefs().Theme != ThemeLight || LoadSettings().Prefs().Theme != ThemeLight {
+			t.Error("the theme was not kept")
 		}
 	})
 

@@ -77,6 +77,35 @@ type ToolCall struct {
 	// "needs approval", "denied by rule", …), "" when not a denial.
 	Denial    string
 	Grantable bool
+	// Diff is what an Edit, MultiEdit or Write changes, nil for other
+	// tools: set on EvToolUpdate (made before the call runs, from the file
+	// as it was) and the same value on EvToolResult. Shared: read only.
+	Diff *FileDiff
+}
+
+// FileDiff is a file change as a tool card shows it. Every string in it
+// (path, lines) is the model's or the file's: escape it where shown.
+type FileDiff struct {
+	Path string
+	// New is set for a call that creates the file (a Write, or an Edit
+	// with no old text, where no file is): Head and Size then say what it
+	// writes, and Hunks is nil.
+	New bool
+	// Size is the bytes a Write (or a new file) writes.
+	Size int
+	// Added and Removed count lines (a new file's lines are all Added).
+	Added, Removed int
+	// Hunks is the change with 3 lines of context, DiffLine.Old/New the
+	// lines' numbers in the file as it was and would be; numbered from 1
+	// in the call's own text when the file could not be used (Summary
+	// says why). Nil for a new file, or a Write over a file not read.
+	Hunks []DiffHunk
+	// Summary is one line: "path: +3 −1", "new file path, 1.2 KB, 40 lines",
+	// with why the lines are not the file's, when they are not.
+	Summary string
+	// Head is the first lines (up to 20, each cut at 1000 characters) of
+	// what a Write writes when Hunks cannot show it.
+	Head []string
 }
 
 // RetryInfo is the CLI's retry of a failed API request.

@@ -30,6 +30,13 @@ const (
 	GrantScopeUser    = "user"    // ~/.claude/settings.json
 )
 
+// Values of Config.Theme: Latch's colours, light or dark.
+const (
+	ThemeSystem = "system" // follow the desktop's light or dark preference
+	ThemeLight  = "light"
+	ThemeDark   = "dark"
+)
+
 // Config is Latch's own per-machine config.
 type Config struct {
 	ClaudeCommand string   `json:"claude_command"`
@@ -44,6 +51,7 @@ type Config struct {
 	DangerouslySkipPermissions       bool   `json:"dangerously_skip_permissions"`
 	GrantScope                       string `json:"grant_scope"`
 	LastWorkdir                      string `json:"last_workdir"`
+	Theme                            string `json:"theme"`
 }
 
 // defaultConfig is the config of a fresh install. BaselineTools is true
@@ -56,6 +64,7 @@ func defaultConfig() Config {
 		BaselineTools:     true,
 		PermissionPrompts: PromptsLive,
 		GrantScope:        GrantScopeProject,
+		Theme:             ThemeSystem,
 	}
 }
 
@@ -124,6 +133,9 @@ func parseConfig(file string, data []byte) (Config, error) {
 		}
 		if !validGrantScope(c.GrantScope) {
 			c.GrantScope = def.GrantScope
+		}
+		if !validTheme(c.Theme) {
+			c.Theme = def.Theme
 		}
 		return c, fmt.Errorf("%s: %w (using the default)", file, err)
 	}
@@ -305,6 +317,8 @@ func validGrantScope(s string) bool {
 	return s == GrantScopeSession || s == GrantScopeProject || s == GrantScopeUser
 }
 
+func validTheme(s string) bool { return s == ThemeSystem || s == ThemeLight || s == ThemeDark }
+
 // Validate reports every value Latch cannot run with.
 func (c Config) Validate() error {
 	var errs []error
@@ -316,6 +330,9 @@ func (c Config) Validate() error {
 	}
 	if !validGrantScope(c.GrantScope) {
 		errs = append(errs, fmt.Errorf("grant_scope is %q, want %q, %q or %q", c.GrantScope, GrantScopeSession, GrantScopeProject, GrantScopeUser))
+	}
+	if !validTheme(c.Theme) {
+		errs = append(errs, fmt.Errorf("theme is %q, want %q, %q or %q", c.Theme, ThemeSystem, ThemeLight, ThemeDark))
 	}
 	return errors.Join(errs...)
 }

@@ -54,14 +54,15 @@ func TestLoadConfig(t *testing.T) {
 				c.ClaudeCommand = "npx -y @anthropic-ai/claude-code@2.1.328"
 				c.AllowedTools = []string{"WebFetch"}
 				c.PhraseDetection = true
+				c.Theme = ThemeDark
 			}},
 		{name: "everything", content: `{"claude_command":"claude","allowed_tools":["A"],"add_dirs":["/d"],"baseline_tools":false,
 "baseline_tools_set":true,"permission_prompts":"after_turn","experimental_permission_management":true,"phrase_detection":true,
-"dangerously_skip_permissions":true,"grant_scope":"user","last_workdir":"/w"}`,
+"dangerously_skip_permissions":true,"grant_scope":"user","last_workdir":"/w","theme":"light"}`,
 			want: func(c *Config) {
 				*c = Config{ClaudeCommand: "claude", AllowedTools: []string{"A"}, AddDirs: []string{"/d"}, BaselineToolsSet: true,
 					PermissionPrompts: PromptsAfterTurn, ExperimentalPermissionManagement: true, PhraseDetection: true,
-					DangerouslySkipPermissions: true, GrantScope: GrantScopeUser, LastWorkdir: "/w"}
+					DangerouslySkipPermissions: true, GrantScope: GrantScopeUser, LastWorkdir: "/w", Theme: ThemeLight}
 			}},
 		{name: "malformed", content: "{\n  \"claude_command\": \"claude\",\n}\n", want: func(*Config) {}, wantErr: "config.json:3:1: invalid character '}'"},
 		{name: "wrong type", content: "{\n  \"baseline_tools\": \"yes\"\n}", want: func(*Config) {}, wantErr: "config.json:2:21: baseline_tools must be true or false"},
@@ -71,6 +72,9 @@ func TestLoadConfig(t *testing.T) {
 		{name: "bad grant scope", content: `{"grant_scope": "everywhere", "phrase_detection": true}`,
 			want:    func(c *Config) { c.PhraseDetection = true },
 			wantErr: `grant_scope is "everywhere"`},
+		{name: "bad theme", content: `{"theme": "solarized", "phrase_detection": true}`,
+			want:    func(c *Config) { c.PhraseDetection = true },
+			wantErr: `theme is "solarized"`},
 		{name: "bad command", content: `{"claude_command": "claude \"oops"}`, want: func(*Config) {}, wantErr: "claude_command"},
 	}
 	for _, tt := range tests {
@@ -104,7 +108,7 @@ func TestDefaultConfig(t *testing.T) {
 	c := defaultConfig()
 	if c.ClaudeCommand != "claude" || c.Baseline() || c.BaselineChosen() || c.PermissionPrompts != "live" ||
 		c.ExperimentalPermissionManagement || c.PhraseDetection || c.DangerouslySkipPermissions ||
-		c.GrantScope != GrantScopeProject || c.LastWorkdir != "" {
+		c.GrantScope != GrantScopeProject || c.LastWorkdir != "" || c.Theme != ThemeSystem {
 		t.Errorf("defaultConfig() = %+v", c)
 	}
 	if err := c.Validate(); err != nil {
@@ -245,6 +249,10 @@ func TestValidate(t *testing.T) {
 		{change: func(c *Config) { c.GrantScope = GrantScopeUser }},
 		{change: func(c *Config) { c.GrantScope = "" }, wantErr: "grant_scope"},
 		{change: func(c *Config) { c.GrantScope = "once" }, wantErr: "grant_scope"},
+		{change: func(c *Config) { c.Theme = ThemeLight }},
+		{change: func(c *Config) { c.Theme = ThemeDark }},
+		{change: func(c *Config) { c.Theme = "" }, wantErr: "theme"},
+		{change: func(c *Config) { c.Theme = "Dark" }, wantErr: "theme"},
 	}
 	for i, tt := range tests {
 		c := defaultConfig()

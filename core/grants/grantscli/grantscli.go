@@ -61,12 +61,6 @@ const (
 	exitDeny  = exitStatus(4)
 )
 
-// Run executes `latch grants` with args (after the word "grants") and
-// returns the exit status.
-func Run(args []string, stdout, stderr io.Writer) int {
-	return RunWith(args, stdout, stderr, Options{})
-}
-
 // Options are what the caller knows beyond the files.
 type Options struct {
 	// ViewInput gives what `list --effective` and `test` read for a
@@ -75,7 +69,8 @@ type Options struct {
 	ViewInput func(dir string) grants.ViewInput
 }
 
-// RunWith is Run with opt.
+// RunWith executes `latch grants` with args (after the word "grants") and
+// returns the exit status.
 func RunWith(args []string, stdout, stderr io.Writer, opt Options) int {
 	err := run(args, stdout, opt)
 	var status exitStatus

@@ -28,7 +28,7 @@ func setup(t *testing.T) env {
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = Run(args, &out, &errb)
+	code = RunWith(args, &out, &errb, Options{})
 	return code, out.String(), errb.String()
 }
 
