@@ -240,17 +240,29 @@ func TestWriteErrors(t *testing.T) {
 	path := filepath.Join(blocker, "audit.jsonl")
 
 	var calls atomic.Int32
-	attempts := make(chan struct{}, 100)
-	l := open(path, func(error) { calls.Add(1) }, func() { attempts <- struct{}{} })
+	attempts, proceed, released := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	l := open(path, func(error) { calls.Add(1) }, func() {
+		select {
+		case attempts <- struct{}{}:
+			<-proceed
+		case <-released: // after the recovery, writes go on unheld
+		}
+	})
 	const failing = 25
 	for i := range failing {
 		l.Append(numbered(i))
 		<-attempts // one write per entry, so each one fails on its own
+		proceed <- struct{}{}
 	}
+	l.Append(numbered(failing))
+	// The writer is sequential: the next write's start means the last
+	// failing write has ended, so the folder can come back now.
+	<-attempts
 	if err := os.Remove(blocker); err != nil {
 		t.Fatal(err)
 	}
-	l.Append(numbered(failing))
+	close(released)
+	proceed <- struct{}{}
 	mustClose(t, l)
 
 	if n := calls.Load(); n != 1 {
