@@ -424,7 +424,7 @@ func newPathEntry(fp *folderPicker) *pathEntry {
 
 // AcceptsTab: the field takes Tab while it has something to complete; the
 // window moves the focus on otherwise.
-func (e *pathEntry) AcceptsTab() bool { return !e.shift && e.fp.completion() != "" }
+func (e *pathEntry) AcceptsTab() bool { return !e.shift && !shiftDown() && e.fp.completion() != "" }
 
 func (e *pathEntry) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {

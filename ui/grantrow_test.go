@@ -90,7 +90,7 @@ func TestAnswerLinksAskFirst(t *testing.T) {
 	s := h.mw.surf
 	s.Show(app.Event{Kind: app.EvText, BlockID: "a", Text: "See [the docs](https://example.com/docs) or [this](file:///etc/passwd)."})
 	s.flush()
-	ls := links(visibleRow(t, h.mw.tr, 0).assistant.Segments)
+	ls := links(mdSegments(visibleRow(t, h.mw.tr, 0).assistant))
 	if len(ls) != 2 {
 		t.Fatalf("%d links", len(ls))
 	}

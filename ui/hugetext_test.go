@@ -50,8 +50,8 @@ func TestHugeCodeBlockIsShownCapped(t *testing.T) {
 	if n := len(h.mw.tr.entries); n != 1 {
 		t.Fatalf("a code block was split into %d rows", n)
 	}
-	shown := richText(visibleRow(t, h.mw.tr, 0).assistant)
-	if len(shown) > maxRowText+100 || !strings.Contains(shown, "more characters not shown") {
+	shown := mdText(visibleRow(t, h.mw.tr, 0).assistant)
+	if len(shown) > maxRowText+100 || !strings.Contains(shown, "more lines not shown") {
 		t.Errorf("row shows %d bytes", len(shown))
 	}
 }

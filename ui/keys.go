@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -106,6 +108,11 @@ type promptEntry struct {
 	// presses a dialog button on key-down, and its character arrives after
 	// the focus is back here.
 	eatSpace bool
+	// scrollKey scrolls the transcript (PgUp, PgDn, Home, End); nil: none.
+	// The prompt passes it PgUp and PgDn while its text fits in the box
+	// (there is nothing for it to page through), and Ctrl+Home and
+	// Ctrl+End always; plain Home and End stay with the text.
+	scrollKey func(*fyne.KeyEvent) bool
 }
 
 func (p *promptEntry) TypedRune(r rune) {
@@ -122,8 +129,52 @@ func (p *promptEntry) TypedKey(ev *fyne.KeyEvent) {
 		p.onEscape()
 		return
 	}
+	if (ev.Name == fyne.KeyPageUp || ev.Name == fyne.KeyPageDown) && p.scrollKey != nil && !p.overflows() && p.scrollKey(ev) {
+		return
+	}
 	p.Entry.TypedKey(ev)
 }
+
+// overflows reports whether the prompt's text takes more lines, wrapped,
+// than the box shows: then PgUp and PgDn move in the text.
+func (p *promptEntry) overflows() bool {
+	th := p.Theme()
+	pad := th.Size(theme.SizeNameInnerPadding)
+	size := th.Size(theme.SizeNameText)
+	line := fyne.MeasureText("Mg", size, p.TextStyle).Height
+	shown := 3
+	if h := p.Size().Height - 2*pad; h > 0 && line > 0 {
+		shown = max(1, int(h/line))
+	}
+	width := p.Size().Width - 2*pad
+	rows := 0
+	text := p.Text
+	for {
+		i := strings.IndexByte(text, '\n')
+		ln := text
+		if i >= 0 {
+			ln = text[:i]
+		}
+		rows++
+		if width > 0 && len(ln) > 0 {
+			if w := fyne.MeasureText(ln, size, p.TextStyle).Width; w > width {
+				rows += int(w / width)
+			}
+		}
+		if rows > shown {
+			return true
+		}
+		if i < 0 {
+			return false
+		}
+		text = text[i+1:]
+	}
+}
+
+// AcceptsTab: Tab and Shift+Tab move the focus out of the prompt (to the
+// transcript, the buttons) instead of typing a tab, so the keyboard never
+// stays shut in the prompt. A pasted tab is kept.
+func (p *promptEntry) AcceptsTab() bool { return false }
 
 func (p *promptEntry) FocusLost() {
 	p.eatSpace = false
@@ -144,11 +195,23 @@ func isCtrlEnter(s fyne.Shortcut) bool {
 		cs.Modifier&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0
 }
 
+// ctrlHomeEnd is Home or End for Ctrl+Home or Ctrl+End.
+func ctrlHomeEnd(s fyne.Shortcut) (fyne.KeyName, bool) {
+	cs, ok := s.(*desktop.CustomShortcut)
+	if !ok || cs.Modifier != fyne.KeyModifierControl || (cs.KeyName != fyne.KeyHome && cs.KeyName != fyne.KeyEnd) {
+		return "", false
+	}
+	return cs.KeyName, true
+}
+
 func (p *promptEntry) TypedShortcut(s fyne.Shortcut) {
 	if isCtrlEnter(s) {
 		if p.onSend != nil {
 			p.onSend()
 		}
+		return
+	}
+	if k, ok := ctrlHomeEnd(s); ok && p.scrollKey != nil && p.scrollKey(&fyne.KeyEvent{Name: k}) {
 		return
 	}
 	p.Entry.TypedShortcut(s)

@@ -14,21 +14,45 @@ import (
 	"github.com/latch-app/latch/app"
 )
 
-// safeMarkdown parses model-written markdown into segments that can do no
-// harm: a link shows its target and, tapped, goes to open (which asks
-// first) instead of straight to the desktop's URL opener; an image is never
-// fetched or read — it becomes a line naming its source. The segments come
-// from a widget that was never shown, so nothing was loaded while parsing.
-func safeMarkdown(md string, open func(*url.URL)) []widget.RichTextSegment {
-	segs := widget.NewRichTextFromMarkdown(md).Segments
+// safeSegments draws model-written inline runs so they can do no harm: a
+// link shows its target and, tapped, goes to open (which asks first)
+// instead of straight to the desktop's URL opener; an image was never
+// fetched or read — its run is a line naming its source (imageLabel).
+func safeSegments(spans []mdSpan, base widget.RichTextStyle, open func(*url.URL)) []widget.RichTextSegment {
+	segs := make([]widget.RichTextSegment, 0, len(spans))
+	for _, sp := range spans {
+		if sp.link != nil {
+			segs = append(segs, &widget.HyperlinkSegment{Text: sp.text, URL: sp.link, Alignment: base.Alignment})
+			continue
+		}
+		st := base
+		st.TextStyle.Bold = st.TextStyle.Bold || sp.style&spanBold != 0
+		st.TextStyle.Italic = st.TextStyle.Italic || sp.style&spanItalic != 0
+		if sp.style&spanCode != 0 {
+			st.TextStyle.Monospace = true
+		}
+		segs = append(segs, &widget.TextSegment{Text: sp.text, Style: st})
+	}
 	guardSegments(segs, open)
 	return segs
 }
 
+// imageLabel is what stands for an image: it is never loaded.
+func imageLabel(title, src string) string {
+	if src == "" {
+		src = "(no source)"
+	} else {
+		src = app.VisibleLine(src)
+	}
+	if title != "" {
+		return "Image “" + app.VisibleLine(title) + "” not loaded: " + src
+	}
+	return "Image not loaded: " + src
+}
+
 func guardSegments(segs []widget.RichTextSegment, open func(*url.URL)) {
-	for i, s := range segs {
-		switch t := s.(type) {
-		case *widget.HyperlinkSegment:
+	for _, s := range segs {
+		if t, ok := s.(*widget.HyperlinkSegment); ok {
 			u := t.URL
 			if u == nil {
 				u = &url.URL{}
@@ -41,20 +65,6 @@ func guardSegments(segs []widget.RichTextSegment, open func(*url.URL)) {
 					open(u)
 				}
 			}
-		case *widget.ImageSegment:
-			src := "(no source)"
-			if t.Source != nil {
-				src = app.VisibleLine(t.Source.String())
-			}
-			label := "Image not loaded: " + src
-			if t.Title != "" {
-				label = "Image “" + app.VisibleLine(t.Title) + "” not loaded: " + src
-			}
-			segs[i] = &widget.TextSegment{Style: widget.RichTextStyleParagraph, Text: label}
-		case *widget.ParagraphSegment:
-			guardSegments(t.Texts, open)
-		case *widget.ListSegment:
-			guardSegments(t.Items, open)
 		}
 	}
 }

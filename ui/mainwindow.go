@@ -30,16 +30,21 @@ type mainWindow struct {
 
 	tr        *transcript
 	prompt    *promptEntry
-	sendBtn   *widget.Button
-	stopBtn   *widget.Button
+	sendBtn   *kButton
+	stopBtn   *kButton
 	folderLbl *widget.Label
-	changeBtn *widget.Button
+	folderFit *fitLabel // the folder, its middle elided when long
+	changeBtn *kButton
 	statusLbl *widget.Label
+	statusFit *fitLabel     // the status line, its less important parts dropped when narrow
+	flashLbl  *widget.Label // "Copied", for a moment
+	flashes   int           // flashes shown; only the last one's timer hides it
+	dangerBg  *canvas.Rectangle
 	dangerLbl *widget.Label // red: permission checks are off, whoever turned them off
 	modeLbl   *widget.Label // any other permission mode than the default
 	modeBar   *fyne.Container
-	modeSel   *modeSelector  // the status line's permission mode
-	trustBtn  *widget.Button // "Folder not trusted", when Claude Code does not trust it
+	modeSel   *modeSelector // the status line's permission mode
+	trustBtn  *kButton      // "Folder not trusted", when Claude Code does not trust it
 	emptyHint fyne.CanvasObject
 	modals    modalQueue
 	prefs     *prefsWindow
@@ -90,7 +95,10 @@ func newMainWindow(a fyne.App, opts Options, do func(func())) *mainWindow {
 	prefs := mw.settings().Prefs() // as loaded at start; window.go reports a malformed file
 	mw.status.Prompts = prefs.Prompts
 	mw.status.DangerousSkip = prefs.DangerousSkip
+	a.Settings().SetTheme(themeFor(prefs.Theme))
 	mw.build()
+	a.Settings().AddListener(func(fyne.Settings) { mw.themeChanged() })
+	mw.setupKeys() // focus.go: the transcript in the Tab order, scrolling keys
 	mw.win.SetMainMenu(mw.menu())
 	mw.win.Resize(fyne.NewSize(980, 720))
 	if opts.AuditErrors != nil {
@@ -105,7 +113,7 @@ func newMainWindow(a fyne.App, opts Options, do func(func())) *mainWindow {
 
 func (mw *mainWindow) build() {
 	mw.tr = newTranscript()
-	mw.tr.actions = rowActions{openLink: mw.confirmLink, grantLater: mw.grantLater, undo: mw.undoGrant}
+	mw.tr.actions = rowActions{openLink: mw.confirmLink, grantLater: mw.grantLater, undo: mw.undoGrant, retry: mw.retryTurn}
 	mw.tr.copy = func(s string) { mw.app.Clipboard().SetContent(s) }
 	mw.prompt = newPromptEntry(mw.send)
 	mw.prompt.onEscape = func() {
@@ -115,21 +123,29 @@ func (mw *mainWindow) build() {
 	}
 	mw.prompt.SetPlaceHolder("Ask Claude to do something in this folder…   (Ctrl+Enter sends, Esc stops)")
 	mw.prompt.SetMinRowsVisible(3)
-	mw.sendBtn = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), mw.send)
+	// The window's buttons pass the transcript's scroll keys on.
+	keys := windowKeys{mw}
+	mw.sendBtn = newKButton("Send", theme.MailSendIcon(), keys, mw.send)
 	mw.sendBtn.Importance = widget.HighImportance
-	mw.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), mw.stop)
+	mw.stopBtn = newKButton("Stop", theme.MediaStopIcon(), keys, mw.stop)
 	mw.stopBtn.Disable()
 
 	mw.folderLbl = widget.NewLabel("")
 	mw.folderLbl.TextStyle.Monospace = true
 	mw.folderLbl.Truncation = fyne.TextTruncateEllipsis
-	mw.changeBtn = widget.NewButtonWithIcon("Change folder…", theme.FolderOpenIcon(), mw.pickFolder)
-	mw.trustBtn = widget.NewButtonWithIcon("Folder not trusted", theme.WarningIcon(), mw.showPermissions)
+	mw.folderFit = newFitLabel(mw.folderLbl, func(fits func(string) bool) string {
+		if mw.workdir == "" {
+			return "(none — choose one)"
+		}
+		return elidePath(mw.workdir, fits)
+	})
+	mw.changeBtn = newKButton("Change folder…", theme.FolderOpenIcon(), keys, mw.pickFolder)
+	mw.trustBtn = newKButton("Folder not trusted", theme.WarningIcon(), keys, mw.showPermissions)
 	mw.trustBtn.Importance = widget.WarningImportance
 	mw.trustBtn.Hide()
 	folderBar := container.NewBorder(nil, nil,
 		container.NewHBox(widget.NewIcon(theme.FolderIcon()), caption("Working folder")),
-		container.NewHBox(mw.trustBtn, mw.changeBtn), mw.folderLbl)
+		container.NewHBox(mw.trustBtn, mw.changeBtn), mw.folderFit)
 
 	hint := widget.NewLabel("Type a prompt below and press Ctrl+Enter.\nClaude works in the folder above; anything it is refused shows up here, ready to grant.")
 	hint.Alignment = fyne.TextAlignCenter
@@ -139,6 +155,13 @@ func (mw *mainWindow) build() {
 	mw.statusLbl = widget.NewLabel("")
 	mw.statusLbl.SizeName = theme.SizeNameCaptionText
 	mw.statusLbl.Truncation = fyne.TextTruncateEllipsis
+	mw.statusFit = newFitLabel(mw.statusLbl, func(fits func(string) bool) string {
+		return firstFit(statusTexts(mw.status, mw.lastTurn), fits)
+	})
+	mw.flashLbl = widget.NewLabel("")
+	mw.flashLbl.SizeName = theme.SizeNameCaptionText
+	mw.flashLbl.TextStyle.Bold = true
+	mw.flashLbl.Hide()
 	mw.dangerLbl = widget.NewLabel("")
 	mw.dangerLbl.Importance = widget.DangerImportance
 	mw.dangerLbl.TextStyle.Bold = true
@@ -151,8 +174,9 @@ func (mw *mainWindow) build() {
 	mw.modeLbl.Hide()
 	// The wrappers are shown and hidden with their labels, so a default
 	// mode takes no room at all.
+	mw.dangerBg = canvas.NewRectangle(tint(theme.ColorNameError, tintDanger))
 	mw.modeBar = container.NewVBox(
-		container.NewStack(canvas.NewRectangle(tint(theme.ColorNameError, 40)), container.NewPadded(mw.dangerLbl)),
+		container.NewStack(mw.dangerBg, container.NewPadded(mw.dangerLbl)),
 		container.NewPadded(mw.modeLbl))
 	mw.modeBar.Objects[0].Hide()
 	mw.modeBar.Objects[1].Hide()
@@ -161,7 +185,7 @@ func (mw *mainWindow) build() {
 	buttons := container.NewVBox(mw.sendBtn, mw.stopBtn)
 	promptRow := container.NewBorder(nil, nil, nil, buttons, mw.prompt)
 	mw.modeSel = newModeSelector(mw)
-	statusBar := container.NewBorder(nil, nil, nil, mw.modeSel.box, mw.statusLbl)
+	statusBar := container.NewBorder(nil, nil, nil, container.NewHBox(mw.flashLbl, mw.modeSel.box), mw.statusFit)
 	bottom := container.NewVBox(widget.NewSeparator(), container.NewPadded(promptRow), statusBar)
 	top := container.NewVBox(container.NewPadded(folderBar), mw.modeBar, widget.NewSeparator())
 	center := container.NewStack(mw.tr.list, mw.emptyHint)
@@ -187,20 +211,34 @@ func (mw *mainWindow) menu() *fyne.MainMenu {
 		fyne.NewMenu("Edit", copyAnswer))
 }
 
-// copyLastAnswer puts Claude's last answer on the clipboard, as markdown.
+// copyLastAnswer puts Claude's last answer on the clipboard, as markdown,
+// and says so beside the status line for a moment.
 func (mw *mainWindow) copyLastAnswer() {
-	if text := mw.tr.lastAnswer(); text != "" {
-		mw.app.Clipboard().SetContent(text)
+	text := mw.tr.lastAnswer()
+	if text == "" {
+		mw.flash("No answer to copy yet", copiedFor)
+		return
 	}
+	mw.app.Clipboard().SetContent(text)
+	mw.flash("Copied", copiedFor)
+}
+
+// themeChanged shows the rows in view, and the tints made outside them,
+// in the new theme's colours (Fyne has refreshed the widgets).
+func (mw *mainWindow) themeChanged() {
+	if fill := tint(theme.ColorNameError, tintDanger); fill != mw.dangerBg.FillColor {
+		mw.dangerBg.FillColor = fill
+		mw.dangerBg.Refresh()
+	}
+	for id := range mw.tr.list.visible {
+		mw.tr.list.RefreshItem(id)
+	}
+	mw.tr.list.Sync()
 }
 
 // refresh brings the folder bar, buttons and status line up to date.
 func (mw *mainWindow) refresh() {
-	if mw.workdir == "" {
-		mw.folderLbl.SetText("(none — choose one)")
-	} else {
-		mw.folderLbl.SetText(mw.workdir)
-	}
+	mw.folderFit.update()
 	if mw.running || mw.sending {
 		mw.sendBtn.Disable()
 	} else {
@@ -211,7 +249,7 @@ func (mw *mainWindow) refresh() {
 	} else {
 		mw.stopBtn.Disable()
 	}
-	mw.statusLbl.SetText(mw.statusText())
+	mw.statusFit.update()
 	mw.modeSel.update()
 	if mw.status.Untrusted && mw.workdir != "" {
 		mw.trustBtn.Show()
@@ -249,34 +287,6 @@ func (mw *mainWindow) refresh() {
 	} else {
 		mw.emptyHint.Show()
 	}
-}
-
-func (mw *mainWindow) statusText() string {
-	st := mw.status
-	state := st.State.String()
-	parts := []string{strings.ToUpper(state[:1]) + state[1:]}
-	if st.SessionID != "" {
-		id := st.SessionID
-		if len(id) > 8 {
-			id = id[:8]
-		}
-		parts = append(parts, "session "+id)
-	}
-	if st.Model != "" {
-		parts = append(parts, st.Model)
-	}
-	switch st.Prompts {
-	case app.PromptsAfterTurn:
-		parts = append(parts, "permissions asked after the turn")
-	case app.PromptsLive, "":
-		parts = append(parts, "permissions asked live")
-	}
-	if t := mw.lastTurn; t != nil {
-		parts = append(parts,
-			fmt.Sprintf("last turn %s, %s in / %s out", money(t.CostUSD), tokens(t.InputTokens), tokens(t.OutputTokens)),
-			fmt.Sprintf("session %s, %s in / %s out", money(t.SessionCostUSD), tokens(t.SessionInputTokens), tokens(t.SessionOutputTokens)))
-	}
-	return strings.Join(parts, "   ·   ")
 }
 
 // modeBanner says what the permission mode the CLI reports means, or ""
@@ -349,7 +359,9 @@ func (mw *mainWindow) apply(batch []app.Event) {
 		mw.focusPrompt()
 		if !mw.foreground {
 			msg := "The turn finished."
-			if t := mw.lastTurn; t != nil && t.IsError {
+			if t := mw.lastTurn; t != nil && t.Stopped {
+				msg = "The turn was stopped."
+			} else if t != nil && t.IsError {
 				msg = "The turn failed."
 			} else if t != nil && t.Denials > 0 {
 				msg = fmt.Sprintf("The turn finished with %s.", plural(t.Denials, "refused tool call", "refused tool calls"))
@@ -487,6 +499,36 @@ func (mw *mainWindow) runnerFor(dir string) (Runner, error) {
 	return r, nil
 }
 
+// retryTurn sends the last prompt again (Retry on the card of a failed
+// turn), off the UI goroutine, as send does.
+func (mw *mainWindow) retryTurn() {
+	if mw.running || mw.sending {
+		return
+	}
+	mw.mu.Lock()
+	r, ok := mw.runner.(promptRetrier)
+	mw.mu.Unlock()
+	if !ok {
+		return
+	}
+	mw.sending = true
+	mw.tr.list.ScrollToBottom()
+	mw.refresh()
+	go func() {
+		err := r.Retry()
+		if err != nil {
+			mw.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{
+				Title: "The prompt could not be sent again", Detail: err.Error()}})
+		}
+		mw.do(func() {
+			mw.surf.flush()
+			mw.sending = false
+			mw.refresh()
+			mw.focusPrompt()
+		})
+	}()
+}
+
 func (mw *mainWindow) stop() {
 	mw.mu.Lock()
 	r := mw.runner
@@ -594,3 +636,11 @@ func (mw *mainWindow) auditFailed(errs <-chan error) {
 		Detail: app.Visible(err.Error()) + "\nLatch goes on working; asks, answers and grants are not recorded until the log can be written again.",
 	}})
 }
+
+// windowKeys is the keySink of the main window's own buttons: the
+// transcript's scroll keys (PgUp/PgDn/Home/End) reach the transcript from
+// them as from anywhere outside a text field.
+type windowKeys struct{ mw *mainWindow }
+
+func (k windowKeys) key(ev *fyne.KeyEvent) bool { return k.mw.scrollKey(ev) }
+func (k windowKeys) rune(rune) bool             { return false }

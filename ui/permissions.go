@@ -246,6 +246,17 @@ func (p *permsWindow) show(v app.PermissionView) {
 	}
 	p.originLbl.SetText(originText(v.Origin))
 	var objs []fyne.CanvasObject
+	if len(v.Differences) > 0 {
+		// Where the running CLI and the files disagree: a file edited
+		// since the CLI read it, or a rule the CLI reads and drops.
+		head := widget.NewLabel("Claude Code and the settings files disagree:")
+		head.Importance = widget.WarningImportance
+		objs = append(objs, head)
+		for _, d := range v.Differences {
+			objs = append(objs, wrapped("• "+app.Visible(d)))
+		}
+		objs = append(objs, widget.NewSeparator())
+	}
 	for i, l := range v.Layers {
 		if i > 0 {
 			objs = append(objs, widget.NewSeparator())
@@ -286,11 +297,16 @@ func (p *permsWindow) layerSection(l app.PermissionLayer) fyne.CanvasObject {
 		}
 		rows = append(rows, bad)
 		if detail != "" {
+			// Not a selectable label: Fyne's selectable text keeps Esc
+			// from the window. Copy takes the place to an editor.
 			e := widget.NewLabel(app.Visible(detail))
 			e.TextStyle.Monospace = true
 			e.Wrapping = fyne.TextWrapBreak
-			e.Selectable = true
-			rows = append(rows, e)
+			cp := newKButton("Copy", theme.ContentCopyIcon(), p.esc, func() {
+				p.mw.app.Clipboard().SetContent(detail)
+			})
+			cp.Importance = widget.LowImportance
+			rows = append(rows, container.NewBorder(nil, nil, nil, cp, e))
 		}
 	}
 	if !l.Editable && l.ReadOnly != "" {
@@ -723,6 +739,12 @@ func newKSelectEntry(options []string, sink keySink) *kSelectEntry {
 	e.ExtendBaseWidget(e)
 	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip)
 	e.SetOptions(options)
+	// The drop-down button passes Esc and Enter on like the field.
+	if b, ok := e.ActionItem.(*widget.Button); ok {
+		k := newKButton("", b.Icon, sink, b.OnTapped)
+		k.Importance = widget.LowImportance
+		e.ActionItem = k
+	}
 	return e
 }
 

@@ -136,6 +136,7 @@ func newInspRunner(h *harness, fi *fakeInspector) *inspRunner {
 // testView is a folder's permissions with every kind of layer.
 func testView(dir string) app.PermissionView {
 	return app.PermissionView{Workdir: dir, Mode: "default", TrustFile: "/home/ada/.claude.json", Origin: app.OriginCLI,
+		Differences: []string{"the allow rule Bash(make:*) in your user settings is not in force in the running Claude Code"},
 		Layers: []app.PermissionLayer{
 			{Source: "policySettings", Title: "Managed policy", File: "/etc/claude-code/managed-settings.json",
 				State: app.FileMissing, ReadOnly: "managed by your administrator"},
@@ -244,20 +245,25 @@ func TestPermissionsWindowShowsEveryLayer(t *testing.T) {
 		"Local project settings", "Allow (1)", "Ask (1)", "Deny (1)", "Read(//srv/**)", "reads anything under /srv",
 		"Claude Code reads it as: Read files in /srv/**", "Bash(git push:*)", "Bash(rm -rf:*)", "Folders (1)", "/srv/data",
 		"Latch's flags", "Read-only: set on Claude Code's command line by Latch",
+		"Claude Code and the settings files disagree:", "Bash(make:*) in your user settings is not in force",
 	} {
 		if !contains(texts, want) {
 			t.Errorf("the window does not show %q", want)
 		}
 	}
-	// The malformed file's place can be selected and copied.
-	selectable := false
+	// The malformed file's place can be copied, to open it in an editor.
+	var cp *kButton
 	visit(section(t, p, "User settings"), func(o fyne.CanvasObject) {
-		if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, ":3:17:") && l.Selectable {
-			selectable = true
+		if b, ok := o.(*kButton); ok && b.Text == "Copy" {
+			cp = b
 		}
 	})
-	if !selectable {
-		t.Error("the malformed file's line and column are not selectable")
+	if cp == nil {
+		t.Fatal("no Copy for the malformed file's line and column")
+	}
+	cp.OnTapped()
+	if got := h.mw.app.Clipboard().Content(); !strings.HasPrefix(got, "/home/ada/.claude/settings.json:3:17: invalid character") {
+		t.Errorf("copied %q", got)
 	}
 	if !p.trustBtn.Visible() {
 		t.Error("no Trust button for an untrusted folder")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -38,6 +39,8 @@ type prefsWindow struct {
 	phrase    *kCheck
 	danger    *kCheck
 	dangerMsg *widget.Label
+	theme     *choiceGroup // Latch's colours, in themeValues' order
+	themeNow  string       // the theme shown now, tried before it is saved
 	cfgMsg    *widget.Label
 	save      *kButton
 
@@ -107,6 +110,8 @@ func newPrefsWindow(mw *mainWindow) *prefsWindow {
 			p.dangerMsg.Hide()
 		}
 	})
+	p.theme = newChoiceGroup(themeNames, false, p.esc)
+	p.theme.OnChange = p.tryTheme
 	p.cfgMsg = widget.NewLabel("")
 	p.cfgMsg.Wrapping = fyne.TextWrapWord
 	p.cfgMsg.Hide()
@@ -124,6 +129,8 @@ func newPrefsWindow(mw *mainWindow) *prefsWindow {
 		caption("Command that starts Claude Code"), p.command,
 		caption("Permission prompts"), container.NewVBox(p.prompts.objects()...),
 		p.baseline, baselineMsg, p.exper, p.phrase, p.danger, p.dangerMsg,
+		head("Appearance"),
+		caption("Theme"), container.NewHBox(p.theme.objects()...),
 		container.NewHBox(p.save, caption("Applies from the next prompt")),
 		p.cfgMsg,
 	)
@@ -151,6 +158,7 @@ func newPrefsWindow(mw *mainWindow) *prefsWindow {
 		func(fyne.Shortcut) { p.Dismiss() })
 	p.win.SetOnClosed(func() {
 		p.gone = true
+		p.keepTheme(mw.settings().Prefs().Theme) // one tried and not saved goes
 		p.cancel()
 		p.modals.close()
 		mw.prefs = nil
@@ -193,6 +201,10 @@ func (p *prefsWindow) loadConfig() {
 	if !c.DangerousSkip {
 		p.dangerMsg.Hide()
 	}
+	p.themeNow = c.Theme
+	p.theme.OnChange = nil
+	p.theme.pick(max(0, slices.Index(themeValues, c.Theme)))
+	p.theme.OnChange = p.tryTheme
 	switch err := st.LoadError(); {
 	case st.Malformed():
 		p.say(true, fmt.Sprintf("%v\nLatch runs on its defaults and will not overwrite the file until it is fixed.", err))
@@ -200,6 +212,35 @@ func (p *prefsWindow) loadConfig() {
 	case err != nil:
 		p.say(true, err.Error())
 	}
+}
+
+// The theme choices: their names, and the config's values in that order.
+var (
+	themeNames  = []string{"Follow the desktop", "Light", "Dark"}
+	themeValues = []string{app.ThemeSystem, app.ThemeLight, app.ThemeDark}
+)
+
+// themeChoice is the theme selected now.
+func (p *prefsWindow) themeChoice() string {
+	for i, c := range p.theme.items {
+		if c.Selected {
+			return themeValues[i]
+		}
+	}
+	return app.ThemeSystem
+}
+
+// tryTheme shows the theme selected at once; Save keeps it, closing
+// without saving goes back to the saved one.
+func (p *prefsWindow) tryTheme() { p.keepTheme(p.themeChoice()) }
+
+// keepTheme makes setting the app's theme, unless it is already.
+func (p *prefsWindow) keepTheme(setting string) {
+	if setting == p.themeNow {
+		return
+	}
+	p.themeNow = setting
+	p.mw.app.Settings().SetTheme(themeFor(setting))
 }
 
 // promptsMode is the mode selected now.
@@ -244,6 +285,7 @@ func (p *prefsWindow) shown() app.Prefs {
 		Experimental:    p.exper.Checked,
 		PhraseDetection: p.phrase.Checked,
 		DangerousSkip:   p.danger.Checked,
+		Theme:           p.themeChoice(),
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/latch-app/latch/app"
 )
 
 const (
@@ -25,7 +27,7 @@ type rowView struct {
 	id  int
 
 	user      *textCard
-	assistant *widget.RichText
+	assistant *mdView
 	thinking  *widget.Label
 	notice    *widget.Label
 	errCard   *textCard
@@ -33,6 +35,15 @@ type rowView struct {
 	tool      *toolCard
 	grant     *grantRow
 	errCopy   *widget.Button
+	errHint   *widget.Label
+	errRetry  *widget.Button
+	retry     *widget.Label
+	stopHead  *widget.Label
+	stopNote  *widget.Label
+	stopLine  *widget.Label
+	cutOff    *widget.Label
+
+	retryBox, stopBox, cutOffBox, empty *fyne.Container
 
 	assistantBox, thinkingBox, noticeBox, turnBox *fyne.Container
 }
@@ -63,10 +74,13 @@ type textCard struct {
 	body  *widget.Label
 	icon  *widget.Icon
 	inner *fyne.Container
+	// The tint: a theme colour at alpha, made again when the theme changes.
+	tintName  fyne.ThemeColorName
+	tintAlpha uint8
 }
 
-func newTextCard(fill color.Color, icon fyne.Resource, headImp widget.Importance) *textCard {
-	c := &textCard{bg: canvas.NewRectangle(fill)}
+func newTextCard(tintName fyne.ThemeColorName, tintAlpha uint8, icon fyne.Resource, headImp widget.Importance) *textCard {
+	c := &textCard{bg: canvas.NewRectangle(tint(tintName, tintAlpha)), tintName: tintName, tintAlpha: tintAlpha}
 	c.bg.CornerRadius = theme.InputRadiusSize()
 	c.head = widget.NewLabel("")
 	c.head.TextStyle.Bold = true
@@ -80,6 +94,14 @@ func newTextCard(fill color.Color, icon fyne.Resource, headImp widget.Importance
 	return c
 }
 
+// retint gives the card the current theme's tint, if that changed.
+func (c *textCard) retint() {
+	if fill := tint(c.tintName, c.tintAlpha); fill != c.bg.FillColor {
+		c.bg.FillColor = fill
+		c.bg.Refresh()
+	}
+}
+
 func (c *textCard) set(head, body string) {
 	c.head.SetText(head)
 	c.body.SetText(body)
@@ -89,6 +111,14 @@ func (c *textCard) set(head, body string) {
 		c.body.Show()
 	}
 }
+
+// The cards' tints: a theme colour at this alpha over the background
+// (theme_test.go checks the texts drawn on them).
+const (
+	tintUser   = 28 // a prompt card: primary
+	tintError  = 30 // an error card: error
+	tintDanger = 40 // the red bar of a dangerous mode: error
+)
 
 func tint(name fyne.ThemeColorName, alpha uint8) color.Color {
 	r, g, b, _ := theme.Color(name).RGBA()
@@ -103,8 +133,9 @@ func (t *transcript) bind(id int, o fyne.CanvasObject) {
 	switch e.kind {
 	case rowUser:
 		if r.user == nil {
-			r.user = newTextCard(tint(theme.ColorNamePrimary, 28), theme.AccountIcon(), widget.HighImportance)
+			r.user = newTextCard(theme.ColorNamePrimary, tintUser, theme.AccountIcon(), widget.HighImportance)
 		}
+		r.user.retint()
 		if e.auto {
 			r.user.icon.SetResource(theme.InfoIcon())
 			r.user.set("Latch", capTextAt(e.text.String(), softRowText))
@@ -114,22 +145,7 @@ func (t *transcript) bind(id int, o fyne.CanvasObject) {
 		}
 		r.show(r.user.root)
 	case rowAssistant:
-		if r.assistant == nil {
-			r.assistant = widget.NewRichText()
-			r.assistant.Wrapping = fyne.TextWrapWord
-			r.assistantBox = container.NewPadded(r.assistant)
-		}
-		if e.md == nil || e.mdVer != e.version {
-			// Model-written markdown: links ask before they open, images
-			// are never loaded.
-			r.assistant.Segments = safeMarkdown(capText(e.text.String()), t.actions.openLink)
-			r.assistant.Refresh()
-			e.md, e.mdVer = r.assistant.Segments, e.version
-		} else {
-			r.assistant.Segments = e.md
-			r.assistant.Refresh()
-		}
-		r.show(r.assistantBox)
+		r.bindAssistant(t, id)
 	case rowThinking:
 		if r.thinking == nil {
 			r.thinking = widget.NewLabel("")
@@ -164,23 +180,25 @@ func (t *transcript) bind(id int, o fyne.CanvasObject) {
 		r.show(r.noticeBox)
 	case rowError:
 		if r.errCard == nil {
-			r.errCard = newTextCard(tint(theme.ColorNameError, 30), theme.ErrorIcon(), widget.DangerImportance)
-			r.errCard.body.Importance = widget.DangerImportance
-			// The card shows the end of the error, where the reason is; Copy
-			// gives all of it.
-			r.errCopy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
-				if r.t != nil && r.id < len(r.t.entries) && r.t.copy != nil {
-					r.t.copy(r.t.entries[r.id].full)
-				}
-			})
-			r.errCopy.Importance = widget.LowImportance
-			r.errCard.inner.Objects[0] = container.NewBorder(nil, nil, r.errCard.icon, r.errCopy, r.errCard.head)
+			r.newErrCard()
 		}
+		r.errCard.retint()
 		r.errCard.set(e.title, capTextAt(e.text.String(), softRowText))
 		if e.full != "" {
 			r.errCopy.Show()
 		} else {
 			r.errCopy.Hide()
+		}
+		if e.fail != nil && e.fail.hint != "" {
+			r.errHint.SetText(capTextAt(e.fail.hint, softRowText))
+			r.errHint.Show()
+		} else {
+			r.errHint.Hide()
+		}
+		if e.fail != nil && e.fail.retry && t.actions.retry != nil {
+			r.errRetry.Show()
+		} else {
+			r.errRetry.Hide()
 		}
 		r.show(r.errCard.root)
 	case rowTurn:
@@ -191,9 +209,82 @@ func (t *transcript) bind(id int, o fyne.CanvasObject) {
 			r.turn.Alignment = fyne.TextAlignTrailing
 			r.turnBox = container.NewVBox(r.turn, widget.NewSeparator())
 		}
-		r.turn.SetText(turnLine(e))
+		r.turn.SetText(turnLine(e.turn))
 		r.show(r.turnBox)
+	case rowRetry:
+		if e.text.Len() == 0 {
+			// The retries ended: the row takes no room.
+			if r.empty == nil {
+				r.empty = container.NewStack()
+			}
+			r.show(r.empty)
+			return
+		}
+		if r.retry == nil {
+			r.retry = widget.NewLabel("")
+			r.retry.Importance = widget.LowImportance
+			r.retry.Wrapping = fyne.TextWrapWord
+			r.retryBox = container.NewBorder(nil, nil, widget.NewIcon(theme.ViewRefreshIcon()), nil, r.retry)
+		}
+		r.retry.SetText(e.text.String())
+		r.show(r.retryBox)
+	case rowStopped:
+		if r.stopHead == nil {
+			r.stopHead = widget.NewLabel("Stopped by you")
+			r.stopHead.TextStyle.Bold = true
+			r.stopNote = widget.NewLabel("")
+			r.stopNote.Importance = widget.LowImportance
+			r.stopNote.Wrapping = fyne.TextWrapWord
+			r.stopLine = widget.NewLabel("")
+			r.stopLine.Importance = widget.LowImportance
+			r.stopLine.SizeName = theme.SizeNameCaptionText
+			r.stopLine.Alignment = fyne.TextAlignTrailing
+			head := container.NewBorder(nil, nil, widget.NewIcon(theme.MediaStopIcon()), nil, r.stopHead)
+			r.stopBox = container.NewVBox(head, r.stopNote, r.stopLine, widget.NewSeparator())
+		}
+		if e.turn.Note != "" {
+			r.stopNote.SetText(app.Visible(e.turn.Note))
+			r.stopNote.Show()
+		} else {
+			r.stopNote.Hide()
+		}
+		r.stopLine.SetText(turnFigures(e.turn))
+		r.show(r.stopBox)
+	case rowIncomplete:
+		if r.cutOff == nil {
+			r.cutOff = caption("")
+			r.cutOff.Wrapping = fyne.TextWrapWord
+			r.cutOffBox = container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, r.cutOff)
+		}
+		r.cutOff.SetText(e.text.String())
+		r.show(r.cutOffBox)
 	}
+}
+
+// newErrCard builds the error card: the title, the detail (the end of it,
+// where the reason is), what to do about it, Copy (all of it) and Retry.
+func (r *rowView) newErrCard() {
+	r.errCard = newTextCard(theme.ColorNameError, tintError, theme.ErrorIcon(), widget.DangerImportance)
+	r.errCard.body.Importance = widget.DangerImportance
+	r.errCopy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+		if r.t != nil && r.id < len(r.t.entries) && r.t.copy != nil {
+			r.t.copy(r.t.entries[r.id].full)
+		}
+	})
+	r.errCopy.Importance = widget.LowImportance
+	r.errCard.inner.Objects[0] = container.NewBorder(nil, nil, r.errCard.icon, r.errCopy, r.errCard.head)
+	r.errHint = widget.NewLabel("")
+	r.errHint.Wrapping = fyne.TextWrapWord
+	r.errRetry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() {
+		if r.t == nil || r.id >= len(r.t.entries) || r.t.actions.retry == nil {
+			return
+		}
+		if e := r.t.entries[r.id]; e.kind == rowError && e.fail != nil && e.fail.retry {
+			r.t.actions.retry()
+		}
+	})
+	r.errCard.inner.Add(r.errHint)
+	r.errCard.inner.Add(container.NewHBox(r.errRetry))
 }
 
 // estimate guesses a row's height before it is shown: a line per ~90
@@ -234,20 +325,50 @@ func (t *transcript) estimate(id int, width float32) float32 {
 		return 30
 	case rowGrant:
 		return 44
-	case rowNotice:
+	case rowNotice, rowIncomplete:
 		return 36
-	case rowUser, rowError:
+	case rowRetry:
+		if e.text.Len() == 0 {
+			return 0
+		}
+		return 36
+	case rowStopped:
+		h := float32(70)
+		if e.turn.Note != "" {
+			h += line * lines(e.turn.Note, softRowText)
+		}
+		return h
+	case rowError:
+		h := 56 + line*lines(e.text.s, softRowText)
+		if e.fail != nil {
+			if e.fail.hint != "" {
+				h += 8 + line*lines(e.fail.hint, softRowText)
+			}
+			if e.fail.retry {
+				h += 44
+			}
+		}
+		return h
+	case rowUser:
 		return 56 + line*lines(e.text.s, softRowText)
+	case rowAssistant:
+		return estimateAssistant(e.text.s, width)
 	}
 	return 16 + line*lines(e.text.s, maxRowText)
 }
 
-func turnLine(e *entry) string {
-	tu := e.turn
-	parts := []string{"Turn finished"}
+// turnLine is the line under a turn. After a failure it is the figures
+// only: the error card above says what failed.
+func turnLine(tu *app.TurnInfo) string {
 	if tu.IsError {
-		parts[0] = "Turn failed"
+		return turnFigures(tu)
 	}
+	return "Turn finished  ·  " + turnFigures(tu)
+}
+
+// turnFigures is a turn's time, cost, tokens and denials.
+func turnFigures(tu *app.TurnInfo) string {
+	var parts []string
 	if s := seconds(tu.Duration); s != "" {
 		parts = append(parts, s)
 	}

@@ -35,6 +35,13 @@ type granter interface {
 	GrantLater(toolUseID string) error
 }
 
+// promptRetrier is a Runner that can send the last prompt again (Retry on
+// the error card of a failed turn); *app.Session is one. It starts a turn
+// as Send does: call it off the UI goroutine.
+type promptRetrier interface {
+	Retry() error
+}
+
 // Options configure Run.
 type Options struct {
 	Workdir string // "" = ask

@@ -23,10 +23,14 @@ const (
 	rowError
 	rowTurn
 	rowGrant
+	rowRetry      // the turn's API retries, one row updated in place
+	rowStopped    // the person stopped the turn: one neutral row
+	rowIncomplete // the answer above was cut off when Claude Code ended
 )
 
 func (k rowKind) String() string {
-	return [...]string{"user", "assistant", "thinking", "tool", "notice", "error", "turn", "grant"}[k]
+	return [...]string{"user", "assistant", "thinking", "tool", "notice", "error", "turn", "grant",
+		"retry", "stopped", "incomplete"}[k]
 }
 
 // rowActions are what rows can ask of the window.
@@ -34,6 +38,7 @@ type rowActions struct {
 	openLink   func(*url.URL) // a link in an answer was tapped: confirm first
 	grantLater func(toolUseID string)
 	undo       func(grantID string)
+	retry      func() // Retry on an error card: send the last prompt again
 }
 
 // rowText is a row's text, never changed in place: the rows of a streamed
@@ -48,16 +53,18 @@ func (r rowText) Len() int       { return len(r.s) }
 // so it is kept small: what only some kinds of row need is behind a pointer.
 type entry struct {
 	kind  rowKind
-	text  rowText        // user, assistant, thinking, notice text; error detail
+	text  rowText        // user, assistant, thinking, notice, retry text; error detail
 	title string         // error title
 	block string         // BlockID of a streamed text or thinking block
 	tool  *app.ToolCall  // rowTool
-	turn  *app.TurnInfo  // rowTurn
+	turn  *app.TurnInfo  // rowTurn, rowStopped
 	grant *app.GrantInfo // rowGrant; Undone once taken back
-	auto  bool           // rowUser: Latch's own retry message
+	fail  *failure       // rowError: what to do about it
 	full  string         // rowError: the whole text (all of stderr), for Copy
 
+	auto     bool // rowUser: Latch's own retry message
 	expanded bool // tool card shows input and result
+	diffOpen bool // tool card shows its diff (toolcard.go), not only the summary
 	finished bool // the tool call has its result
 	// Splitting state of a streamed row: inside a code fence at scanned,
 	// bytes scanned (whole lines), the end of the last whole line outside a
@@ -71,6 +78,12 @@ type entry struct {
 	version int // bumped on every change, so a row re-parses markdown only when needed
 	md      []widget.RichTextSegment
 	mdVer   int
+}
+
+// failure is what an error card offers besides its text.
+type failure struct {
+	hint  string // what to do about it, escaped
+	retry bool   // Retry sends the last prompt again (until the next prompt)
 }
 
 // transcript is the model behind the list: entries and the index from tool
@@ -93,6 +106,14 @@ type transcript struct {
 	tailRow *entry
 	tailAt  int
 	paged   int // bytes of all pages so far
+
+	// retry is 1 + the row of this turn's API retries, or 0; spare is 1 +
+	// the row of retries just ended, when it is the last row: the next row
+	// added takes its place. failed is set when this turn's failure has
+	// its error card; retryCard is 1 + the row of the error card whose
+	// Retry is on offer, or 0.
+	retry, spare, retryCard int
+	failed                  bool
 }
 
 // pageSize is the smallest page, maxPage the largest but for a row that
@@ -109,9 +130,58 @@ func newTranscript() *transcript {
 }
 
 func (t *transcript) add(e ...*entry) int {
+	if t.spare > 0 && len(e) > 0 {
+		// The retry row that just ended is the last row: the first new row
+		// takes its place, so the retries are gone into what follows them.
+		id := t.spare - 1
+		t.spare = 0
+		if id == len(t.entries)-1 {
+			t.entries[id] = e[0]
+			t.list.heights.set(id, float64(t.estimate(id, t.list.width)))
+			t.changed(id)
+			if len(e) > 1 {
+				t.entries = append(t.entries, e[1:]...)
+				t.list.Append(len(e) - 1)
+			}
+			return id
+		}
+	}
 	t.entries = append(t.entries, e...)
 	t.list.Append(len(e))
 	return len(t.entries) - len(e)
+}
+
+// insert puts e at row at, moving the rows from there one down. It is
+// for a row that belongs after one near the end (the incomplete-answer
+// marker): the rows moved are re-indexed and shown again.
+func (t *transcript) insert(at int, e *entry) {
+	t.spare = 0
+	n := len(t.entries)
+	t.add(e)
+	if at >= n {
+		return
+	}
+	copy(t.entries[at+1:], t.entries[at:n])
+	t.entries[at] = e
+	for i := n; i > at; i-- {
+		t.list.heights.set(i, t.list.heights.at(i-1))
+		switch m := t.entries[i]; {
+		case m.tool != nil && t.tools[m.tool.ID] == i-1:
+			t.tools[m.tool.ID] = i
+		case m.kind == rowGrant && m.grant != nil && t.grants[m.grant.ID] == i-1:
+			t.grants[m.grant.ID] = i
+		}
+		if t.retry == i {
+			t.retry++
+		}
+		if t.retryCard == i {
+			t.retryCard++
+		}
+	}
+	t.list.heights.set(at, float64(t.estimate(at, t.list.width)))
+	for i := at; i <= n; i++ {
+		t.changed(i)
+	}
 }
 
 func (t *transcript) changed(id int) {
@@ -138,11 +208,46 @@ func (t *transcript) addError(title, detail string) {
 	t.add(&entry{kind: rowError, title: title, text: rowText{detail}})
 }
 
+// endRetry ends the turn's retry row: it takes no room any more, and the
+// next row added takes its place if it is the last row.
+func (t *transcript) endRetry() {
+	id := t.retry - 1
+	t.retry = 0
+	t.entries[id].text = rowText{}
+	t.changed(id)
+	if id == len(t.entries)-1 {
+		t.spare = id + 1
+	}
+	if _, shown := t.list.visible[id]; !shown {
+		t.list.heights.set(id, 0)
+	}
+}
+
+// withdrawRetry takes the Retry of the last failed turn off its card: a
+// new prompt was sent, so Retry would send another.
+func (t *transcript) withdrawRetry() {
+	id := t.retryCard - 1
+	t.retryCard = 0
+	if f := t.entries[id].fail; f != nil && f.retry {
+		t.entries[id].fail = &failure{hint: f.hint}
+		t.changed(id)
+	}
+}
+
 // apply folds one event into the rows. Streamed deltas only ever grow the
 // last row; tool updates change the row of their call.
 func (t *transcript) apply(ev app.Event) {
+	if t.retry > 0 && ev.Kind != app.EvRetry && ev.Kind != app.EvStatus && ev.Kind != app.EvNotice && ev.Kind != app.EvGrant {
+		// The API answered, or the turn is over: the retries are history.
+		t.endRetry()
+		defer func() { t.spare = 0 }()
+	}
 	switch ev.Kind {
 	case app.EvPrompt:
+		if t.retryCard > 0 {
+			t.withdrawRetry()
+		}
+		t.failed = false
 		t.addUser(ev.Text, ev.Auto)
 	case app.EvText, app.EvThinking:
 		kind := rowAssistant
@@ -187,18 +292,22 @@ func (t *transcript) apply(ev app.Event) {
 		if ev.Turn == nil {
 			return
 		}
-		if ev.Turn.IsError {
-			msg := ev.Turn.ErrorText
-			if msg == "" {
-				msg = "The turn ended with an error."
-			}
-			t.addError("The turn failed", msg)
-		}
-		tu := *ev.Turn
-		t.add(&entry{kind: rowTurn, turn: &tu})
+		t.turnEnd(*ev.Turn)
 	case app.EvNotice:
 		t.addNotice(ev.Text)
+	case app.EvRetry:
+		if ev.Retry == nil {
+			return
+		}
+		text := rowText{app.VisibleLine(ev.Retry.Text)}
+		if t.retry > 0 {
+			t.entries[t.retry-1].text = text
+			t.changed(t.retry - 1)
+			return
+		}
+		t.retry = 1 + t.add(&entry{kind: rowRetry, text: text})
 	case app.EvError:
+		t.failed = true
 		if ev.Err == nil {
 			t.addError(ev.Text, "")
 			return
@@ -207,7 +316,17 @@ func (t *transcript) apply(ev app.Event) {
 		if full == "" {
 			full = ev.Err.Detail
 		}
-		t.add(&entry{kind: rowError, title: ev.Err.Title, text: rowText{ev.Err.Detail}, full: full})
+		e := &entry{kind: rowError, title: ev.Err.Title, text: rowText{ev.Err.Detail}, full: full}
+		if ev.Err.Hint != "" || ev.Err.Retry {
+			e.fail = &failure{hint: app.Visible(ev.Err.Hint), retry: ev.Err.Retry}
+		}
+		id := t.add(e)
+		if ev.Err.Retry {
+			if t.retryCard > 0 {
+				t.withdrawRetry()
+			}
+			t.retryCard = 1 + id
+		}
 	case app.EvGrant:
 		if ev.Grant == nil {
 			return
@@ -220,6 +339,46 @@ func (t *transcript) apply(ev app.Event) {
 			return
 		}
 		t.grants[g.ID] = t.add(&entry{kind: rowGrant, grant: &g})
+	}
+}
+
+// turnEnd shows the end of a turn: a stop is one neutral row; a failure
+// has its error card (the session's, else one made here) and a turn line
+// of figures only; an answer cut off is marked.
+func (t *transcript) turnEnd(tu app.TurnInfo) {
+	failed := t.failed
+	t.failed = false
+	if tu.Stopped {
+		t.add(&entry{kind: rowStopped, turn: &tu})
+		return
+	}
+	if tu.IsError && !failed {
+		msg := tu.ErrorText
+		if msg == "" {
+			msg = "The turn ended with an error."
+		}
+		t.addError("The turn failed", msg)
+	}
+	if tu.Incomplete {
+		t.markIncomplete()
+	}
+	t.add(&entry{kind: rowTurn, turn: &tu})
+}
+
+// incompleteText is the marker under an answer Claude Code did not finish.
+const incompleteText = "Answer incomplete: Claude Code stopped before it finished."
+
+// markIncomplete puts the marker under this turn's last answer row, if
+// the turn has one.
+func (t *transcript) markIncomplete() {
+	for i := len(t.entries) - 1; i >= 0; i-- {
+		switch t.entries[i].kind {
+		case rowUser:
+			return
+		case rowAssistant:
+			t.insert(i+1, &entry{kind: rowIncomplete, text: rowText{incompleteText}})
+			return
+		}
 	}
 }
 
@@ -238,6 +397,9 @@ func mergeTool(old, nw app.ToolCall, kind app.EventKind) app.ToolCall {
 	}
 	if nw.Input != "" {
 		out.Input = nw.Input
+	}
+	if nw.Diff != nil {
+		out.Diff = nw.Diff
 	}
 	if kind == app.EvToolResult {
 		out.Result = nw.Result

@@ -43,7 +43,7 @@ func TestStreamedDeltasCoalesceIntoLastRow(t *testing.T) {
 	}
 	// The visible assistant row shows the markdown of the whole block.
 	rv := visibleRow(t, h.mw.tr, 3)
-	if got := richText(rv.assistant); got != "second block" {
+	if got := mdText(rv.assistant); got != "second block" {
 		t.Errorf("rendered %q", got)
 	}
 }
@@ -151,11 +151,15 @@ func TestErrorsShowInPlaceInRed(t *testing.T) {
 	s.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{Title: "Claude Code CLI not found",
 		Detail: "Install it with npm install -g @anthropic-ai/claude-code, or set the command in Preferences."}})
 	s.Show(app.Event{Kind: app.EvTurnEnd, Turn: &app.TurnInfo{IsError: true, ErrorText: "API error 500"}})
+	// A turn that failed with no error of the session's gets a card here.
+	s.Show(app.Event{Kind: app.EvPrompt, Text: "again"})
+	s.Show(app.Event{Kind: app.EvTurnEnd, Turn: &app.TurnInfo{IsError: true, ErrorText: "API error 500"}})
 	s.flush()
-	if got := kinds(h.mw.tr); got != "assistant error error turn" {
+	// The session's error card says it once; the turn line adds no second one.
+	if got := kinds(h.mw.tr); got != "assistant error turn user error turn" {
 		t.Fatalf("rows = %q", got)
 	}
-	for _, id := range []int{1, 2} {
+	for _, id := range []int{1, 4} {
 		rv := visibleRow(t, h.mw.tr, id)
 		if rv.errCard.head.Importance != widget.DangerImportance || rv.errCard.body.Importance != widget.DangerImportance {
 			t.Errorf("row %d is not red", id)
@@ -164,8 +168,13 @@ func TestErrorsShowInPlaceInRed(t *testing.T) {
 	if rv := visibleRow(t, h.mw.tr, 1); rv.errCard.head.Text != "Claude Code CLI not found" {
 		t.Errorf("title = %q", rv.errCard.head.Text)
 	}
-	if rv := visibleRow(t, h.mw.tr, 2); rv.errCard.body.Text != "API error 500" {
+	if rv := visibleRow(t, h.mw.tr, 4); rv.errCard.body.Text != "API error 500" {
 		t.Errorf("turn error = %q", rv.errCard.body.Text)
+	}
+	for _, id := range []int{2, 5} {
+		if line := visibleRow(t, h.mw.tr, id).turn.Text; strings.Contains(line, "failed") || strings.Contains(line, "Turn finished") {
+			t.Errorf("turn line %q after a failure: want the figures only", line)
+		}
 	}
 }
 
@@ -254,25 +263,6 @@ func visibleRow(t *testing.T, tr *transcript, id int) *rowView {
 		t.Fatalf("row %d is not shown", id)
 	}
 	return o.(*rowView)
-}
-
-func richText(r *widget.RichText) string {
-	var b strings.Builder
-	for _, s := range r.Segments {
-		if ts, ok := s.(*widget.TextSegment); ok {
-			b.WriteString(ts.Text)
-		}
-		if p, ok := s.(interface {
-			Segments() []widget.RichTextSegment
-		}); ok {
-			for _, c := range p.Segments() {
-				if ts, ok := c.(*widget.TextSegment); ok {
-					b.WriteString(ts.Text)
-				}
-			}
-		}
-	}
-	return b.String()
 }
 
 var _ fyne.CanvasObject = (*rowView)(nil)

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -32,6 +33,10 @@ type vlist struct {
 	rowsCache []fyne.CanvasObject
 
 	lastTotal, lastOffset float32
+
+	// keys is the keyboard of a focusable list (focus.go); nil: the list
+	// never takes the focus.
+	keys *listFocus
 }
 
 func newVList(create func() fyne.CanvasObject, update func(int, fyne.CanvasObject), estimate func(int, float32) float32) *vlist {
@@ -79,6 +84,9 @@ func (l *vlist) Reset() {
 	l.dirty = map[int]bool{}
 	l.follow = true
 	l.scroll.Offset = fyne.Position{}
+	if l.keys != nil {
+		l.keys.reset()
+	}
 }
 
 func (l *vlist) atBottom() bool {
@@ -96,6 +104,97 @@ func (l *vlist) Sync() {
 func (l *vlist) ScrollToBottom() {
 	l.follow = true
 	l.layoutRows()
+}
+
+// Offset is how far the list is scrolled down; maxOffset the farthest it
+// scrolls.
+func (l *vlist) Offset() float32 { return l.scroll.Offset.Y }
+
+func (l *vlist) maxOffset() float32 {
+	return float32(math.Max(0, l.heights.total()-float64(l.scroll.Size().Height)))
+}
+
+// ScrollToTop shows the first row and stops following new ones.
+func (l *vlist) ScrollToTop() {
+	l.follow = false
+	l.scrollTo(0)
+}
+
+// ScrollBy scrolls dy down (up when negative), within the ends. Scrolling
+// up stops following new rows; scrolling down to the end follows them.
+func (l *vlist) ScrollBy(dy float32) {
+	l.follow = false
+	l.scrollTo(l.scroll.Offset.Y + dy)
+	if dy > 0 && l.atBottom() {
+		l.follow = true
+	}
+}
+
+// pageStep is what PgUp and PgDn scroll: the height in view but a line,
+// so the line at the edge stays in view.
+func (l *vlist) pageStep() float32 {
+	return max(l.scroll.Size().Height-lineHeight(), lineHeight())
+}
+
+// PageUp and PageDown scroll by a page.
+func (l *vlist) PageUp()   { l.ScrollBy(-l.pageStep()) }
+func (l *vlist) PageDown() { l.ScrollBy(l.pageStep()) }
+
+// lineHeight is one line of text in the theme's size.
+func lineHeight() float32 {
+	return fyne.MeasureText("Mg", theme.TextSize(), fyne.TextStyle{}).Height + theme.LineSpacing()
+}
+
+// scrollTo puts offset y at the top of the view, within the ends.
+func (l *vlist) scrollTo(y float32) {
+	l.scroll.Offset.Y = max(0, min(y, l.maxOffset()))
+	l.layoutRows()
+}
+
+// rowInView reports whether any of row id is in view.
+func (l *vlist) rowInView(id int) bool {
+	if id < 0 || id >= l.heights.len() {
+		return false
+	}
+	top := float32(l.heights.offset(id))
+	off, view := l.scroll.Offset.Y, l.scroll.Size().Height
+	return top < off+view && top+float32(l.heights.at(id)) > off
+}
+
+// firstInView is the row at the top of the view (-1: no rows).
+func (l *vlist) firstInView() int {
+	if l.heights.len() == 0 {
+		return -1
+	}
+	return l.heights.find(float64(l.scroll.Offset.Y))
+}
+
+// ScrollToRow scrolls as little as it takes to show row id whole (its top,
+// when it is taller than the view), binds it and measures it. Following
+// new rows stops unless the row is at the end.
+func (l *vlist) ScrollToRow(id int) {
+	if id < 0 || id >= l.heights.len() {
+		return
+	}
+	l.follow = false
+	for pass := 0; pass < 3; pass++ {
+		top := float32(l.heights.offset(id))
+		h := float32(l.heights.at(id))
+		off, view := l.scroll.Offset.Y, l.scroll.Size().Height
+		switch {
+		case top < off || h > view:
+			off = top
+		case top+h > off+view:
+			off = top + h - view
+		default:
+			if _, bound := l.visible[id]; bound && pass > 0 {
+				l.follow = l.atBottom()
+				return
+			}
+		}
+		l.scrollTo(off) // binds it: its height is measured
+	}
+	l.follow = l.atBottom()
 }
 
 func (l *vlist) layoutRows() {
@@ -129,7 +228,11 @@ func (l *vlist) layoutRows() {
 			break
 		}
 	}
-	l.content.Objects = l.rowsCache
+	objs := l.rowsCache
+	if l.keys != nil {
+		objs = l.keys.decorate(objs, w, view)
+	}
+	l.content.Objects = objs
 	total := float32(l.heights.total())
 	l.content.Resize(fyne.NewSize(w, fyne.Max(total, view)))
 	if total != l.lastTotal || l.scroll.Offset.Y != l.lastOffset {
