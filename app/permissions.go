@@ -103,24 +103,32 @@ type Inspector interface {
 // view when no CLI process runs there. Its Modes is empty (a mode is
 // switched in a running session); TrustFolder edits ~/.claude.json.
 func (s *Settings) Inspector(workdir string) Inspector {
+	return &fileInspector{cfg: s.viewConfig(workdir), audit: s.Audit()}
+}
+
+// viewConfig is what a session on workdir would start with, as far as the
+// view needs it: a claude command that is not usable does not matter here.
+func (s *Settings) viewConfig(workdir string) Config {
 	cfg, err := s.SessionConfig(workdir)
-	return &fileInspector{cfg: cfg, cfgErr: err, audit: s.Audit()}
+	if err != nil {
+		cfg = Config{}
+		cfg.UserSettings, _ = grants.UserSettingsPath()
+	}
+	cfg.Workdir = workdir
+	return cfg
 }
 
 // fileInspector is the Inspector of a folder without a session.
 type fileInspector struct {
-	cfg    Config
-	cfgErr error
-	audit  *Audit
+	cfg   Config
+	audit *Audit
 }
 
 // ViewInput is what the layered view of workdir reads besides the files
 // when no session runs there: Latch's own command-line flags as a session
 // would start with them. `latch grants list --effective` and `test` use it.
 func (s *Settings) ViewInput(workdir string) grants.ViewInput {
-	cfg, _ := s.SessionConfig(workdir)
-	cfg.Workdir = workdir
-	return (&fileInspector{cfg: cfg}).input()
+	return (&fileInspector{cfg: s.viewConfig(workdir)}).input()
 }
 
 func (f *fileInspector) input() grants.ViewInput {
@@ -137,9 +145,6 @@ func (f *fileInspector) input() grants.ViewInput {
 }
 
 func (f *fileInspector) Permissions(ctx context.Context) (PermissionView, error) {
-	if f.cfgErr != nil && f.cfg.Workdir == "" {
-		return PermissionView{}, f.cfgErr
-	}
 	return grants.ComputeView(f.input()), nil
 }
 
