@@ -230,6 +230,9 @@ func (mw *mainWindow) themeChanged() {
 		mw.dangerBg.FillColor = fill
 		mw.dangerBg.Refresh()
 	}
+	mw.modeSel.bg.FillColor = theme.Color(theme.ColorNameError)
+	mw.modeSel.bg.Refresh()
+	// Rebinding a row takes the theme's colours again (tool cards, tints).
 	for id := range mw.tr.list.visible {
 		mw.tr.list.RefreshItem(id)
 	}

@@ -161,6 +161,7 @@ func (m *modeSelector) sync() {
 		m.sel.Enable()
 	}
 	if cur == modeBypass {
+		m.bg.FillColor = theme.Color(theme.ColorNameError) // the theme may have changed
 		m.bg.Show()
 		m.lbl.Importance = widget.DangerImportance
 		m.lbl.TextStyle.Bold = true

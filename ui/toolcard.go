@@ -142,6 +142,9 @@ func newToolCard(r *rowView) *toolCard {
 }
 
 func (c *toolCard) set(e *entry) {
+	// The theme may have changed since the card was made.
+	c.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
+	c.bg.StrokeColor = theme.Color(theme.ColorNameInputBorder)
 	tc := e.tool
 	name := tc.Name
 	if name == "" {

@@ -454,3 +454,31 @@ func TestPrefsThemeSavesAndApplies(t *testing.T) {
 		t.Error("Preferences does not show the saved theme")
 	}
 }
+
+// After a theme switch the tool cards and the Bypass frame take the new
+// theme's colours.
+func TestThemeSwitchRecoloursCards(t *testing.T) {
+	h := newHarness(t)
+	h.mw.surf.Show(app.Event{Kind: app.EvToolCall, Tool: &app.ToolCall{ID: "1", Name: "Bash", Summary: "ls"}})
+	h.mw.surf.flush()
+	var card *toolCard
+	for _, r := range h.mw.tr.list.visible {
+		if rv, ok := r.(*rowView); ok && rv.tool != nil {
+			card = rv.tool
+		}
+	}
+	if card == nil {
+		t.Fatal("no tool card shown")
+	}
+	for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
+		h.mw.app.Settings().SetTheme(latchTheme(v))
+		h.mw.themeChanged()
+		want := latchTheme(v).Color(theme.ColorNameInputBackground, v)
+		if card.bg.FillColor != want {
+			t.Errorf("variant %d: card background %v, want %v", v, card.bg.FillColor, want)
+		}
+		if got, want := h.mw.modeSel.bg.FillColor, latchTheme(v).Color(theme.ColorNameError, v); got != want {
+			t.Errorf("variant %d: Bypass frame %v, want %v", v, got, want)
+		}
+	}
+}
