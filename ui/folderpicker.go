@@ -14,7 +14,6 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -409,9 +408,8 @@ func (fp *folderPicker) goUp() {
 // pathEntry is the chooser's path field: Tab completes, Down goes to the
 // list, Esc and Enter go to the chooser.
 type pathEntry struct {
-	widget.Entry
-	fp    *folderPicker
-	shift bool // Shift is down: Tab goes back, it does not complete
+	shiftEntry // Shift down: Tab goes back, it does not complete
+	fp         *folderPicker
 }
 
 func newPathEntry(fp *folderPicker) *pathEntry {
@@ -442,25 +440,6 @@ func (e *pathEntry) TypedKey(ev *fyne.KeyEvent) {
 	default:
 		e.Entry.TypedKey(ev)
 	}
-}
-
-func (e *pathEntry) KeyDown(ev *fyne.KeyEvent) {
-	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
-		e.shift = true
-	}
-	e.Entry.KeyDown(ev)
-}
-
-func (e *pathEntry) KeyUp(ev *fyne.KeyEvent) {
-	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
-		e.shift = false
-	}
-	e.Entry.KeyUp(ev)
-}
-
-func (e *pathEntry) FocusLost() {
-	e.shift = false
-	e.Entry.FocusLost()
 }
 
 // toEnd puts the cursor after the last character, nothing selected.

@@ -387,3 +387,30 @@ func (r *choiceRenderer) Objects() []fyne.CanvasObject {
 }
 
 func (r *choiceRenderer) Destroy() {}
+
+// shiftEntry is an entry that knows whether Shift is held: Fyne passes
+// Enter and Tab without their modifiers, and a field that gives them
+// another meaning with Shift (a new line, going back) needs to know.
+type shiftEntry struct {
+	widget.Entry
+	shift bool
+}
+
+func (e *shiftEntry) KeyDown(ev *fyne.KeyEvent) {
+	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
+		e.shift = true
+	}
+	e.Entry.KeyDown(ev)
+}
+
+func (e *shiftEntry) KeyUp(ev *fyne.KeyEvent) {
+	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
+		e.shift = false
+	}
+	e.Entry.KeyUp(ev)
+}
+
+func (e *shiftEntry) FocusLost() {
+	e.shift = false
+	e.Entry.FocusLost()
+}

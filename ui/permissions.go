@@ -766,10 +766,9 @@ func (e *kSelectEntry) TypedKey(ev *fyne.KeyEvent) {
 // testerEntry is the tester's multi-line input: Enter tests, Shift+Enter
 // starts a new line, Tab moves on, Esc goes to the window.
 type testerEntry struct {
-	widget.Entry
+	shiftEntry
 	sink  keySink
 	enter func()
-	shift bool
 }
 
 func newTesterEntry(sink keySink, enter func()) *testerEntry {
@@ -782,25 +781,6 @@ func newTesterEntry(sink keySink, enter func()) *testerEntry {
 
 // AcceptsTab: Tab moves the focus on, as everywhere in the window.
 func (e *testerEntry) AcceptsTab() bool { return false }
-
-func (e *testerEntry) KeyDown(ev *fyne.KeyEvent) {
-	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
-		e.shift = true
-	}
-	e.Entry.KeyDown(ev)
-}
-
-func (e *testerEntry) KeyUp(ev *fyne.KeyEvent) {
-	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
-		e.shift = false
-	}
-	e.Entry.KeyUp(ev)
-}
-
-func (e *testerEntry) FocusLost() {
-	e.shift = false
-	e.Entry.FocusLost()
-}
 
 func (e *testerEntry) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
