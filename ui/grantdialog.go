@@ -363,41 +363,12 @@ func broadFolders(folders []string) []string {
 // broadFolders lists them) over parent (nil: on its own on st); ok(true)
 // runs on a yes, nothing on Go back.
 func (st *modalStack) newBroadConfirm(parent *modal, broad []string, ok func(force bool)) *modal {
-	m := st.newModal(parent, nil, 480)
-	var back *kButton
-	m.onKey = func(ev *fyne.KeyEvent) bool {
-		switch ev.Name {
-		case fyne.KeyEscape:
-			m.Dismiss()
-			return true
-		case fyne.KeyReturn, fyne.KeyEnter:
-			if f, isBtn := m.stack.win.Canvas().Focused().(*kButton); isBtn {
-				f.OnTapped()
-			} else {
-				back.OnTapped()
-			}
-			return true
-		}
-		return false
-	}
-	m.onRune = func(rune) bool { return false }
-	back = newKButton("Go back", nil, m, m.Hide)
-	yes := newKButton("Grant it anyway", theme.WarningIcon(), m, func() {
-		if m.closed {
-			return // its question went away
-		}
-		m.Hide()
-		ok(true)
-	})
-	yes.Importance = widget.DangerImportance
 	text := fmt.Sprintf("You are about to let Claude read and write %s. Grant it anyway?", broad[0])
 	if len(broad) > 1 {
 		text = "You are about to let Claude read and write:\n• " + strings.Join(broad, "\n• ") + "\nGrant them anyway?"
 	}
-	content := container.NewVBox(wrapped(text), container.NewHBox(layout.NewSpacer(), back, yes))
-	m.dlg = dialog.NewCustomWithoutButtons("Grant a broad or sensitive folder?", content, m.stack.win)
-	m.first = back
-	return m
+	return st.newYesNo(parent, 480, "Grant a broad or sensitive folder?", []fyne.CanvasObject{wrapped(text)},
+		"Go back", "Grant it anyway", theme.WarningIcon(), func() { ok(true) })
 }
 
 // seenCheck, seenEntry and seenButton are the grant list's controls: each

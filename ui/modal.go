@@ -4,7 +4,10 @@ import (
 	"slices"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/latch-app/latch/app"
 )
@@ -270,4 +273,43 @@ func (q *modalQueue) withdraw(p *pending) {
 	if i := slices.Index(q.queue, p); i >= 0 {
 		q.queue = slices.Delete(q.queue, i, i+1)
 	}
+}
+
+// newYesNo builds a question over parent (nil: on its own on st): body,
+// then the no button (focused first: the safe answer) and the yes button,
+// marked dangerous. ok runs on yes only, and not for a question that went
+// away with its parent; Esc and no do nothing. Enter presses the focused
+// button, else no.
+func (st *modalStack) newYesNo(parent *modal, width float32, title string, body []fyne.CanvasObject, no, yes string, yesIcon fyne.Resource, ok func()) *modal {
+	m := st.newModal(parent, nil, width)
+	var noBtn *kButton
+	m.onKey = func(ev *fyne.KeyEvent) bool {
+		switch ev.Name {
+		case fyne.KeyEscape:
+			m.Dismiss()
+			return true
+		case fyne.KeyReturn, fyne.KeyEnter:
+			if f, isBtn := m.stack.win.Canvas().Focused().(*kButton); isBtn {
+				f.OnTapped()
+			} else {
+				noBtn.OnTapped()
+			}
+			return true
+		}
+		return false
+	}
+	m.onRune = func(rune) bool { return false }
+	noBtn = newKButton(no, nil, m, m.Hide)
+	yesBtn := newKButton(yes, yesIcon, m, func() {
+		if m.closed {
+			return // its question went away
+		}
+		m.Hide()
+		ok()
+	})
+	yesBtn.Importance = widget.DangerImportance
+	content := container.NewVBox(append(body, container.NewHBox(layout.NewSpacer(), noBtn, yesBtn))...)
+	m.dlg = dialog.NewCustomWithoutButtons(title, content, st.win)
+	m.first = noBtn
+	return m
 }

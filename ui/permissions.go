@@ -486,33 +486,6 @@ func (p *permsWindow) change(f func() error, failed string) {
 // visible, and where, a file), then Cancel and yes. yes runs on the yes
 // button only; Esc and Cancel do nothing.
 func (st *modalStack) newConfirm(parent *modal, title, text, subject, where, yes string, ok func()) *modal {
-	m := st.newModal(parent, nil, 560)
-	var cancel *kButton
-	m.onKey = func(ev *fyne.KeyEvent) bool {
-		switch ev.Name {
-		case fyne.KeyEscape:
-			m.Dismiss()
-			return true
-		case fyne.KeyReturn, fyne.KeyEnter:
-			if f, isBtn := m.stack.win.Canvas().Focused().(*kButton); isBtn {
-				f.OnTapped()
-			} else {
-				cancel.OnTapped()
-			}
-			return true
-		}
-		return false
-	}
-	m.onRune = func(rune) bool { return false }
-	cancel = newKButton("Cancel", nil, m, m.Hide)
-	yesBtn := newKButton(yes, theme.ConfirmIcon(), m, func() {
-		if m.closed {
-			return
-		}
-		m.Hide()
-		ok()
-	})
-	yesBtn.Importance = widget.DangerImportance
 	rows := []fyne.CanvasObject{wrapped(text)}
 	if subject != "" {
 		rows = append(rows, newReviewBox(subject, false, 200).scroll)
@@ -522,10 +495,7 @@ func (st *modalStack) newConfirm(parent *modal, title, text, subject, where, yes
 		c.Wrapping = fyne.TextWrapBreak
 		rows = append(rows, c)
 	}
-	rows = append(rows, container.NewHBox(layout.NewSpacer(), cancel, yesBtn))
-	m.dlg = dialog.NewCustomWithoutButtons(title, container.NewVBox(rows...), st.win)
-	m.first = cancel
-	return m
+	return st.newYesNo(parent, 560, title, rows, "Cancel", yes, theme.ConfirmIcon(), ok)
 }
 
 // commonTools are the tools the tester offers; any other name can be typed.
