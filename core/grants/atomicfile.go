@@ -98,26 +98,11 @@ func editFile(path string, backup bool, root string, edit func(old []byte) ([]by
 		if bytes.Equal(updated, old) {
 			return nil
 		}
-		mode := fs.FileMode(0o600)
-		if before != nil {
-			mode = before.Mode().Perm()
+		name := path
+		if target != path {
+			name = fmt.Sprintf("%s (%s)", path, target)
 		}
-		if before != nil && mode&0o200 == 0 {
-			name := path
-			if target != path {
-				name = fmt.Sprintf("%s (%s)", path, target)
-			}
-			return &refusal{name + " is read-only; Latch leaves it as it is"}
-		}
-		if backup && old != nil {
-			if err := writeAtomic(target+backupSuffix, old, mode, nil); err != nil {
-				return fmt.Errorf("backup: %w", err)
-			}
-		}
-		err = writeAtomic(target, updated, mode, func() bool {
-			now, _ := os.Stat(target)
-			return sameFile(before, now)
-		})
+		err = replace(name, target, before, old, updated, backup)
 		if errors.Is(err, errMoved) {
 			continue
 		}
@@ -137,6 +122,33 @@ func editFile(path string, backup bool, root string, edit func(old []byte) ([]by
 }
 
 var errMoved = errors.New("file changed during the edit")
+
+// replace writes updated over target, which held old when it was read
+// (before: its info then, nil for a missing file), keeping its mode: a
+// file without the owner's write bit is refused (the bit is checked, not
+// left to the kernel, which lets root write anyway); with backup, old is
+// kept in <target>.latch-bak first; the synced temp file is renamed over
+// target only when target did not change since it was read (errMoved
+// otherwise, for the caller to read again). name is target as the person
+// knows it, for the refusal.
+func replace(name, target string, before fs.FileInfo, old, updated []byte, backup bool) error {
+	mode := fs.FileMode(0o600)
+	if before != nil {
+		mode = before.Mode().Perm()
+	}
+	if before != nil && mode&0o200 == 0 {
+		return &refusal{name + " is read-only; Latch leaves it as it is"}
+	}
+	if backup && old != nil {
+		if err := writeAtomic(target+backupSuffix, old, mode, nil); err != nil {
+			return fmt.Errorf("backup: %w", err)
+		}
+	}
+	return writeAtomic(target, updated, mode, func() bool {
+		now, _ := os.Stat(target)
+		return sameFile(before, now)
+	})
+}
 
 // escape refuses path, a file in root/.claude, when its folder or the file
 // itself is a link that resolves outside root (a resolved folder).

@@ -203,22 +203,7 @@ func TrustWorkspace(claudeJSON, dir string) error {
 		}
 		lastRead = old
 		if !bytes.Equal(updated, old) {
-			mode := fs.FileMode(0o600)
-			if before != nil {
-				mode = before.Mode().Perm()
-			}
-			if before != nil && mode&0o200 == 0 {
-				return &refusal{claudeJSON + " is read-only; Latch leaves it as it is"}
-			}
-			if old != nil {
-				if err := writeAtomic(target+backupSuffix, old, mode, nil); err != nil {
-					return fmt.Errorf("backup: %w", err)
-				}
-			}
-			err = writeAtomic(target, updated, mode, func() bool {
-				now, _ := os.Stat(target)
-				return sameFile(before, now)
-			})
+			err = replace(claudeJSON, target, before, old, updated, true)
 			if errors.Is(err, errMoved) {
 				continue
 			}
