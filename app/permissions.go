@@ -284,13 +284,6 @@ func sourceWords(source string) string {
 	return VisibleLine(source)
 }
 
-// launchDirs is what a process gets as --add-dir: the working folder, the
-// temp folder, the configured folders and extra ones, resolved.
-func launchDirs(workdir string, configured, extra []string) []string {
-	s := &Session{workdir: workdir, cfg: Config{AddDirs: configured}, extraDirs: extra}
-	return s.dirsLocked()
-}
-
 // viewInput is what the files-view needs from the session now.
 func (s *Session) viewInput() grants.ViewInput {
 	s.mu.Lock()

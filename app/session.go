@@ -478,10 +478,14 @@ func (s *Session) dirs() []string {
 // dirsLocked: the working folder and the temp folder are trusted on every run.
 // Every folder passed as --add-dir is absolute, clean and resolved through
 // symlinks: what the CLI is given is what the person was shown.
-func (s *Session) dirsLocked() []string {
-	all := dedupe([]string{s.workdir, os.TempDir()}, s.cfg.AddDirs, s.extraDirs)
+func (s *Session) dirsLocked() []string { return launchDirs(s.workdir, s.cfg.AddDirs, s.extraDirs) }
+
+// launchDirs is what a process in workdir gets as --add-dir: the working
+// folder, the temp folder, the configured folders and extra ones, resolved.
+func launchDirs(workdir string, configured, extra []string) []string {
+	all := dedupe([]string{workdir, os.TempDir()}, configured, extra)
 	for i, d := range all {
-		all[i] = resolvePath(d, s.workdir)
+		all[i] = resolvePath(d, workdir)
 	}
 	return dedupe(all)
 }
