@@ -64,6 +64,14 @@ func (s *surface) Show(ev app.Event) {
 		t := *ev.Err
 		ev.Err = &t
 	}
+	if ev.Grant != nil {
+		t := *ev.Grant
+		ev.Grant = &t
+	}
+	if ev.Retry != nil {
+		t := *ev.Retry
+		ev.Retry = &t
+	}
 	s.mu.Lock()
 	if ev.Session != "" && ev.Session != s.shown {
 		s.mu.Unlock()

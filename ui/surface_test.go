@@ -197,3 +197,36 @@ func TestAskReturnsWhenWindowCloses(t *testing.T) {
 		t.Errorf("got %+v", d)
 	}
 }
+
+// Show keeps its own copy of what an event points at: a session that
+// reuses its structs after Show cannot change what the window shows.
+func TestShowCopiesWhatEventsPointAt(t *testing.T) {
+	h := newHarness(t)
+	tool := &app.ToolCall{ID: "1", Name: "Bash", Summary: "ls"}
+	turn := &app.TurnInfo{CostUSD: 1}
+	errInfo := &app.ErrorInfo{Title: "boom"}
+	grant := &app.GrantInfo{ID: "g1", Text: "Saved Bash(ls) to x"}
+	retry := &app.RetryInfo{Attempt: 1, Max: 3, Text: "Retrying in 1s — attempt 1 of 3 (HTTP 500)"}
+	for _, ev := range []app.Event{
+		{Kind: app.EvToolCall, Tool: tool}, {Kind: app.EvRetry, Retry: retry}, {Kind: app.EvGrant, Grant: grant},
+		{Kind: app.EvError, Err: errInfo}, {Kind: app.EvTurnEnd, Turn: turn},
+	} {
+		h.mw.surf.Show(ev)
+	}
+	*tool, *turn, *errInfo = app.ToolCall{ID: "1", Summary: "rm -rf /"}, app.TurnInfo{CostUSD: 99}, app.ErrorInfo{Title: "changed"}
+	*grant, *retry = app.GrantInfo{ID: "g1", Text: "changed"}, app.RetryInfo{Text: "changed"}
+	batch := h.mw.surf.take()
+	for _, ev := range batch {
+		switch {
+		case ev.Tool != nil && ev.Tool.Summary != "ls",
+			ev.Turn != nil && ev.Turn.CostUSD != 1,
+			ev.Err != nil && ev.Err.Title != "boom",
+			ev.Grant != nil && ev.Grant.Text != "Saved Bash(ls) to x",
+			ev.Retry != nil && ev.Retry.Attempt != 1:
+			t.Errorf("the window's copy changed with the session's struct: %+v", ev)
+		}
+	}
+	if len(batch) != 5 {
+		t.Errorf("%d events queued, want 5", len(batch))
+	}
+}
