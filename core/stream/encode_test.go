@@ -140,3 +140,14 @@ func TestPermissionUpdates(t *testing.T) {
 		t.Errorf("addDirectories: %s", got)
 	}
 }
+
+func TestSetModelLine(t *testing.T) {
+	for _, tc := range []struct{ model, want string }{
+		{"sonnet", `{"type":"control_request","request_id":"x","request":{"subtype":"set_model","model":"sonnet"}}` + "\n"},
+		{"", `{"type":"control_request","request_id":"x","request":{"subtype":"set_model"}}` + "\n"},
+	} {
+		if got := string(SetModel("x", tc.model)); got != tc.want {
+			t.Errorf("SetModel(%q) = %s, want %s", tc.model, got, tc.want)
+		}
+	}
+}

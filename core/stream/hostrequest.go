@@ -18,6 +18,7 @@ const ErrUnsupported = "unsupported_request"
 type hostRequest struct {
 	Subtype        string          `json:"subtype"`
 	Mode           string          `json:"mode,omitempty"`
+	Model          *string         `json:"model,omitempty"`
 	WorkspaceTrust *workspaceTrust `json:"workspaceTrust,omitempty"`
 }
 
@@ -44,6 +45,19 @@ func GetSettings(requestID string) []byte {
 func SetPermissionMode(requestID, mode string) []byte {
 	return request(requestID, hostRequest{Subtype: "set_permission_mode", Mode: mode})
 }
+
+// SetModel switches the model for the next turn; "" asks for the
+// default. The answer's body holds the model it resolved to (DecodeModel).
+func SetModel(requestID, model string) []byte {
+	r := hostRequest{Subtype: "set_model"}
+	if model != "" {
+		r.Model = &model
+	}
+	return request(requestID, r)
+}
+
+// DecodeModel reads the model a set_model answer resolved to.
+func DecodeModel(body json.RawMessage) string { return gjson.GetBytes(body, "model").Str }
 
 // Initialize asks for the CLI's capabilities (models, modes). The CLI
 // takes the first initialize of a process; Latch sends one only where it
@@ -164,6 +178,14 @@ type InitAnswer struct {
 	TrustRecorded, TrustKnown bool
 	// AutoMode is set when some model of the CLI offers auto mode.
 	AutoMode bool
+	// Models are the models it offers, in its order.
+	Models []ModelInfo
+}
+
+// ModelInfo is one model of an initialize answer; every field is the
+// CLI's text.
+type ModelInfo struct {
+	Value, DisplayName, Description string
 }
 
 // DecodeInit reads an initialize answer's body.
@@ -176,7 +198,9 @@ func DecodeInit(body json.RawMessage) InitAnswer {
 	r.Get("models").ForEach(func(_, m gjson.Result) bool {
 		if m.Get("supportsAutoMode").Bool() {
 			a.AutoMode = true
-			return false
+		}
+		if v := m.Get("value").Str; v != "" {
+			a.Models = append(a.Models, ModelInfo{Value: v, DisplayName: m.Get("displayName").Str, Description: m.Get("description").Str})
 		}
 		return true
 	})

@@ -79,6 +79,26 @@ func TestHostRequestAnswers(t *testing.T) {
 		t.Errorf("initialize %+v", in)
 	}
 
+	in := DecodeInit(a["i1"].Body)
+	var values []string
+	for _, m := range in.Models {
+		values = append(values, m.Value)
+	}
+	if !slices.Equal(values, []string{"default", "opus", "fable", "sonnet", "haiku"}) || in.Models[0].DisplayName != "Default (recommended)" {
+		t.Errorf("models %+v", in.Models)
+	}
+
+	m := answers(t, "testdata/host-requests/set-model.ndjson")
+	if r := m["m1"]; r.Subtype != "success" || DecodeModel(r.Body) != "claude-sonnet-5-5" {
+		t.Errorf("set_model sonnet answer %+v", r)
+	}
+	if r := m["m2"]; r.Subtype != "error" || r.ErrorCode == "" || r.Error == "" {
+		t.Errorf("set_model of an unknown model answered %+v, want an error", r)
+	}
+	if r := m["m3"]; DecodeModel(r.Body) != "claude-opus-5-5" {
+		t.Errorf("set_model without a model (the default) answered %+v", r)
+	}
+
 	b := answers(t, "testdata/host-requests/trust-stdout.ndjson")
 	if in := DecodeInit(b["i1"].Body); !in.TrustKnown || !in.TrustRecorded {
 		t.Errorf("initialize with trust %+v", in)
