@@ -175,6 +175,10 @@ type line struct {
 
 	isAPIError, apiErrorStatus gjson.Result
 
+	// A session file's user line says who decided on its tool call in
+	// these two instead of tool_result_meta (sessionline.go).
+	permissionDecision, toolDenialKind gjson.Result
+
 	isError, result, cost, usage, permissionDenials gjson.Result
 	errors, terminalReason                          gjson.Result
 }
@@ -222,8 +226,12 @@ func (l *line) set(key, raw string) {
 		l.errorField = v
 	case "tool_use_id":
 		l.toolUseID = v
-	case "is_api_error_message":
+	case "is_api_error_message", "isApiErrorMessage": // the stream's name, a session file's
 		l.isAPIError = v
+	case "permissionDecision":
+		l.permissionDecision = v
+	case "toolDenialKind":
+		l.toolDenialKind = v
 	case "api_error_status":
 		l.apiErrorStatus = v
 	case "is_error":

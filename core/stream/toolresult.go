@@ -40,6 +40,14 @@ func (d *Decoder) user(l *line, ev Event) {
 		}
 		return true
 	})
+	if !l.toolResultMeta.Exists() {
+		if id, dc := sessionDecision(l, content); dc != nil {
+			decided[id] = dc
+			if dc.Source == "user_reject" {
+				rejected = append(rejected, id)
+			}
+		}
+	}
 	content.ForEach(func(_, c gjson.Result) bool {
 		var typ, id, body, isErr, text gjson.Result
 		c.ForEach(func(k, v gjson.Result) bool {
