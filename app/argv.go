@@ -25,6 +25,7 @@ type launch struct {
 	Resume       bool   // --resume=ID instead of --session-id=ID
 	PromptFile   string // --append-system-prompt-file
 	DangerSkip   bool
+	Model        string // --model
 }
 
 // argv builds the CLI's argument vector. It never goes through a shell.
@@ -42,6 +43,9 @@ func (l launch) argv() []string {
 		args = append(args, "--resume="+l.SessionID)
 	} else if l.SessionID != "" {
 		args = append(args, "--session-id="+l.SessionID)
+	}
+	if l.Model != "" {
+		args = append(args, "--model="+l.Model)
 	}
 	if l.PromptFile != "" {
 		args = append(args, "--append-system-prompt-file", l.PromptFile)

@@ -125,7 +125,15 @@ func (s *Session) assistant(b *stream.Block, line int) {
 }
 
 func (s *Session) toolResult(r *stream.ToolResult) {
-	tc := &ToolCall{ID: r.ToolUseID, Name: r.Tool, Summary: summarize(r.Tool, r.Input), Result: resultText(r.Text), IsError: r.IsError, Diff: s.resultDiff(r.ToolUseID, r.Tool, r.Input)}
+	tc := s.resultCall(r, s.resultDiff(r.ToolUseID, r.Tool, r.Input))
+	s.auditResult(r)
+	s.show(Event{Kind: EvToolResult, Tool: tc})
+}
+
+// resultCall is a tool result as its card shows it; a refusal is kept so
+// it can be granted later from the card.
+func (s *Session) resultCall(r *stream.ToolResult, diff *FileDiff) *ToolCall {
+	tc := &ToolCall{ID: r.ToolUseID, Name: r.Tool, Summary: summarize(r.Tool, r.Input), Result: resultText(r.Text), IsError: r.IsError, Diff: diff}
 	if r.Denial != nil {
 		tc.Denial = denialWords(r.Denial.Class)
 		// Every refusal but a stop can be granted later, from its card.
@@ -139,8 +147,7 @@ func (s *Session) toolResult(r *stream.ToolResult) {
 		}
 		s.noteDenial(&d)
 	}
-	s.auditResult(r)
-	s.show(Event{Kind: EvToolResult, Tool: tc})
+	return tc
 }
 
 // request serves a control request from the CLI: can_use_tool goes to the
@@ -289,8 +296,12 @@ func (s *Session) result(r *stream.Result) {
 		s.mu.Lock()
 		s.established = false
 		s.sessionID = newUUID()
+		// The process ends after this; the next prompt starts a new one.
+		gone := s.live
+		s.live = nil
+		s.group.Retire(gone, retireGrace)
 		s.mu.Unlock()
-		s.fail("The session could not be resumed", errText+"\nThe next prompt starts a new session.")
+		s.fail("Claude Code no longer knows this session", errText+"\nIts file was removed, or it was kept for another folder. The next prompt starts a new session here; Claude will not remember this one.")
 	default:
 		errText = firstNonEmpty(r.Text, strings.Join(r.Errors, "\n"), "The turn ended with an error.")
 		s.show(Event{Kind: EvError, Err: &ErrorInfo{Title: "The turn failed", Detail: errText, Hint: apiHint(0, errText), Retry: true}})

@@ -719,10 +719,7 @@ func (s *Session) started(p *cliproc.Proc) {
 	}
 	if s.firstInit(p) {
 		if r, err := s.ask(s.ctx, p, stream.Initialize); err == nil {
-			in := stream.DecodeInit(r.Body)
-			s.mu.Lock()
-			s.autoMode = in.AutoMode
-			s.mu.Unlock()
+			s.initAnswered(stream.DecodeInit(r.Body))
 		}
 	}
 }

@@ -35,6 +35,11 @@ type Config struct {
 	UserSettings    string   // the user settings.json that user-scope grants go to
 	Audit           *Audit   // the permission audit log; nil logs nothing
 	Env             []string // the CLI's environment; nil = os.Environ()
+	// Resume is the id of a session the CLI kept (the history's): the
+	// first prompt continues it with --resume instead of starting one.
+	Resume string
+	// Model is the model to start the CLI with (--model); "" = the CLI's.
+	Model string
 }
 
 // Prompt modes.
@@ -114,6 +119,9 @@ type Session struct {
 	trustWarning string        // the CLI's words about what it ignored there
 	audit        *Audit
 	lastPrompt   string // for Retry
+	// The model selector's (models.go).
+	models      []ModelChoice // what the CLI's initialize offered
+	chosenModel string        // the person's choice: --model for every process started after it
 	// The rules as the files hold them, for the audit log (audit.go).
 	ruleViewCache *grants.View
 	ruleViewAt    time.Time
@@ -136,7 +144,11 @@ func NewSession(cfg Config, s Surface) *Session {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &outbox{to: s, id: fmt.Sprintf("session-%d", sessionNo.Add(1))}
-	return &Session{workdir: cfg.Workdir, userSettings: cfg.UserSettings, env: cfg.Env, audit: cfg.Audit, cfg: cfg, surf: out, ctx: ctx, end: cancel, sessionID: newUUID(), pending: map[string]*pendingAsk{}, seenTools: map[string]bool{}}
+	ss := &Session{workdir: cfg.Workdir, userSettings: cfg.UserSettings, env: cfg.Env, audit: cfg.Audit, cfg: cfg, surf: out, ctx: ctx, end: cancel, sessionID: newUUID(), pending: map[string]*pendingAsk{}, seenTools: map[string]bool{}, chosenModel: cfg.Model}
+	if cfg.Resume != "" {
+		ss.sessionID, ss.established = cfg.Resume, true
+	}
+	return ss
 }
 
 // outbox is the Surface a Session talks to. It stamps everything with the
@@ -414,6 +426,7 @@ func (s *Session) process(cfg Config) (*cliproc.Proc, error) {
 		SessionID:    s.sessionID,
 		Resume:       s.established,
 		DangerSkip:   cfg.DangerousSkip,
+		Model:        s.chosenModel,
 	}
 	s.mu.Unlock()
 	var cleanup func()

@@ -252,7 +252,7 @@ func TestFailuresReachTheSurface(t *testing.T) {
 		{"startup failure", nil, "stderr error: unknown option '--bogus-flag'\nexit 1\n", "exited before", "unknown option"},
 		{"dies mid-line", nil, initLine + "\nwait \"user\"\nhalf {\"type\":\"assis\n", "middle of the turn", "exit code 1"},
 		{"API error", nil, initLine + "\nwait \"user\"\n" + `print {"type":"result","subtype":"success","is_error":true,"result":"API Error: 500 boom","session_id":"$SID","total_cost_usd":0,"usage":{},"permission_denials":[],"terminal_reason":"api_error","api_error_status":500}` + "\nwaiteof\n", "HTTP 500", "API Error: 500 boom"},
-		{"unknown resume id", nil, `print {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"$SID","num_turns":0,"errors":["No conversation found with session ID: x"]}` + "\nwaiteof\n", "could not be resumed", "No conversation found"},
+		{"unknown resume id", nil, `print {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"$SID","num_turns":0,"errors":["No conversation found with session ID: x"]}` + "\nwaiteof\n", "no longer knows this session", "No conversation found"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -128,7 +128,10 @@ type TurnInfo struct {
 	Note    string
 	// Incomplete is set when the CLI ended before the turn's result: the
 	// last answer may be cut off.
-	Incomplete   bool
+	Incomplete bool
+	// Earlier marks a turn read from a session file: its time, cost and
+	// tokens are not known (zero), and it counts in no total.
+	Earlier      bool
 	CostUSD      float64
 	InputTokens  int
 	OutputTokens int
