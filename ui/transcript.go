@@ -114,6 +114,10 @@ type transcript struct {
 	// Retry is on offer, or 0.
 	retry, spare, retryCard int
 	failed                  bool
+
+	// found is the find bar's match, marked (find.go); nil until the
+	// first showMatch.
+	found *findMark
 }
 
 // pageSize is the smallest page, maxPage the largest but for a row that
@@ -179,6 +183,9 @@ func (t *transcript) insert(at int, e *entry) {
 		}
 	}
 	t.list.heights.set(at, float64(t.estimate(at, t.list.width)))
+	if t.found != nil && t.found.row >= at {
+		t.found.row++ // the marked match moved down with its row
+	}
 	for i := at; i <= n; i++ {
 		t.changed(i)
 	}

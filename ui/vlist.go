@@ -37,6 +37,9 @@ type vlist struct {
 	// keys is the keyboard of a focusable list (focus.go); nil: the list
 	// never takes the focus.
 	keys *listFocus
+	// mark, when set, adds what marks rows in view (the find bar's match,
+	// find.go) to the rows placed, under the keyboard's outline.
+	mark func(objs []fyne.CanvasObject) []fyne.CanvasObject
 }
 
 func newVList(create func() fyne.CanvasObject, update func(int, fyne.CanvasObject), estimate func(int, float32) float32) *vlist {
@@ -229,6 +232,9 @@ func (l *vlist) layoutRows() {
 		}
 	}
 	objs := l.rowsCache
+	if l.mark != nil {
+		objs = l.mark(objs)
+	}
 	if l.keys != nil {
 		objs = l.keys.decorate(objs, w, view)
 	}
