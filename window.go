@@ -42,8 +42,9 @@ func openWindow(dir string) int {
 		NewRunner: func(workdir string, s app.Surface) (ui.Runner, error) {
 			return newRunner(settings, workdir, s)
 		},
-		Notice:  notice,
-		Version: version,
+		Notice:   notice,
+		Version:  version,
+		Sessions: app.NewHistory(nil), // the CLI runs in Latch's environment
 	})
 	settings.Flush() // the last folder and scope are on disk before Latch exits
 	audit.Close()

@@ -30,11 +30,11 @@ func benchmarkAppend(b *testing.B, n int) {
 			h.mw.tr.apply(ev)
 		}
 	}
-	h.mw.apply(nil)
+	h.mw.applyTo(h.mw.tab, nil)
 	i := n
 	b.ResetTimer()
 	for b.Loop() {
-		h.mw.apply(benchEvents(i))
+		h.mw.applyTo(h.mw.tab, benchEvents(i))
 		i++
 	}
 	b.ReportMetric(float64(len(h.mw.tr.entries)), "rows")
@@ -50,7 +50,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 	for i := 0; i < 10_000; i++ {
 		h.mw.tr.apply(app.Event{Kind: app.EvNotice, Text: "x"})
 	}
-	h.mw.apply(nil)
+	h.mw.applyTo(h.mw.tab, nil)
 	frame := make([]app.Event, 10)
 	n := 0
 	for b.Loop() {
@@ -61,7 +61,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 			}
 			frame[j] = app.Event{Kind: app.EvText, BlockID: "s", Text: text}
 		}
-		h.mw.apply(frame)
+		h.mw.applyTo(h.mw.tab, frame)
 	}
 }
 

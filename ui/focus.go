@@ -437,12 +437,11 @@ func (mw *mainWindow) scrollKey(ev *fyne.KeyEvent) bool {
 	return true
 }
 
-// setupKeys gives the window its keyboard: the transcript becomes a stop
-// in the Tab order, and PgUp/PgDn/Home/End with nothing focused,
+// setupKeys gives the window its keyboard (each tab's transcript is a stop
+// in the Tab order: newTab), and PgUp/PgDn/Home/End with nothing focused,
 // Ctrl+Home/Ctrl+End wherever the focus is, and PgUp/PgDn in a prompt that
 // has nothing to page through scroll the transcript.
 func (mw *mainWindow) setupKeys() {
-	newListFocus(mw.tr.list, mw.tr.actionable, mw.focusPrompt)
 	c := mw.win.Canvas()
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) { mw.scrollKey(ev) })
 	for _, k := range []fyne.KeyName{fyne.KeyHome, fyne.KeyEnd} {

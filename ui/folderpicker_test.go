@@ -32,9 +32,9 @@ func pickerTree(t *testing.T) string {
 	return root
 }
 
-// tab presses Tab as the desktop driver does: a focused widget that
+// pressTab presses Tab as the desktop driver does: a focused widget that
 // accepts Tab gets it, otherwise the focus moves on.
-func tab(c fyne.Canvas) {
+func pressTab(c fyne.Canvas) {
 	if f, ok := c.Focused().(fyne.Tabbable); ok && f.AcceptsTab() {
 		c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyTab})
 		return
@@ -184,12 +184,12 @@ func TestFolderPickerCompletes(t *testing.T) {
 	root := pickerTree(t)
 	h, fp, chosen := openPicker(t, root)
 	typeRunes(h.c, root+"/b")
-	tab(h.c)
+	pressTab(h.c)
 	if fp.path.Text != root+"/beta/" || h.c.Focused() != fp.path || !slices.Equal(fp.shownNames(), []string{"inner"}) {
 		t.Fatalf("Tab made %q (focus %T), list %q; want %q and its subfolders", fp.path.Text, h.c.Focused(), fp.shownNames(), root+"/beta/")
 	}
 	typeRunes(h.c, "i")
-	tab(h.c)
+	pressTab(h.c)
 	if fp.path.Text != root+"/beta/inner/" {
 		t.Fatalf("Tab made %q", fp.path.Text)
 	}
@@ -197,14 +197,14 @@ func TestFolderPickerCompletes(t *testing.T) {
 	// Several match: their common beginning, then the list shows them.
 	fp.path.SetText("")
 	typeRunes(h.c, root+"/a")
-	tab(h.c)
+	pressTab(h.c)
 	if fp.path.Text != root+"/alpha" || h.c.Focused() != fp.path {
 		t.Fatalf("Tab made %q (focus %T), want the common beginning %q", fp.path.Text, h.c.Focused(), root+"/alpha")
 	}
 	if !slices.Equal(fp.shownNames(), []string{"alpha", "alphabet"}) {
 		t.Errorf("the list shows %q, want the candidates", fp.shownNames())
 	}
-	tab(h.c) // nothing more to add: on to the candidates
+	pressTab(h.c) // nothing more to add: on to the candidates
 	if h.c.Focused() != fp.list || fp.path.Text != root+"/alpha" {
 		t.Fatalf("second Tab: focus %T, field %q", h.c.Focused(), fp.path.Text)
 	}
@@ -218,14 +218,14 @@ func TestFolderPickerCompletes(t *testing.T) {
 	h.c.Focus(fp.path)
 	fp.path.SetText("")
 	typeRunes(h.c, "be")
-	tab(h.c)
+	pressTab(h.c)
 	typeRunes(h.c, "../.h")
-	tab(h.c)
+	pressTab(h.c)
 	if fp.path.Text != root+"/beta/../.hidden/" {
 		t.Fatalf("Tab made %q", fp.path.Text)
 	}
 	typeRunes(h.c, "zz")
-	tab(h.c)
+	pressTab(h.c)
 	if h.c.Focused() != fp.list || fp.path.Text != root+"/beta/../.hidden/zz" {
 		t.Fatalf("Tab with nothing to complete: focus %T, field %q", h.c.Focused(), fp.path.Text)
 	}
@@ -246,7 +246,7 @@ func TestFolderPickerTabReachesEveryControl(t *testing.T) {
 	h, fp, _ := openPicker(t, root)
 	order := []fyne.Focusable{fp.path, fp.list, fp.up, fp.cancel, fp.choose, fp.path}
 	for i, want := range order[1:] {
-		tab(h.c)
+		pressTab(h.c)
 		if h.c.Focused() != want {
 			t.Fatalf("Tab %d reached %T %v, want %T", i+1, h.c.Focused(), h.c.Focused(), want)
 		}

@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -24,11 +26,9 @@ type mainWindow struct {
 	app  fyne.App
 	win  fyne.Window
 	opts Options
-	surf *surface
 	// do runs f on the UI goroutine (fyne.Do; tests drive it themselves).
 	do func(f func())
 
-	tr        *transcript
 	prompt    *promptEntry
 	sendBtn   *kButton
 	stopBtn   *kButton
@@ -43,44 +43,46 @@ type mainWindow struct {
 	dangerLbl *widget.Label // red: permission checks are off, whoever turned them off
 	modeLbl   *widget.Label // any other permission mode than the default
 	modeBar   *fyne.Container
-	modeSel   *modeSelector // the status line's permission mode
-	trustBtn  *kButton      // "Folder not trusted", when Claude Code does not trust it
-	emptyHint fyne.CanvasObject
+	modeSel   *modeSelector  // the status line's permission mode
+	models    *modelSelector // the status line's model
+	trustBtn  *kButton       // "Folder not trusted", when Claude Code does not trust it
 	modals    modalQueue
 	prefs     *prefsWindow
 	perms     *permsWindow
 	history   *auditWindow
 
-	// UI goroutine only.
-	workdir    string
-	running    bool // the shown session's last status says a turn is under way
-	sending    bool // a prompt is on its way to the session
-	status     app.Status
-	lastTurn   *app.TurnInfo
-	foreground bool
-	// trustWarned is the CLI's trust warning last shown in the transcript
-	// (each is shown once); recent, the shown session's last tool calls
-	// (Permissions' "Pick a call…").
-	trustWarned string
-	recent      []app.ToolCall
+	// The tabs: the shown one is embedded, so mw.tr, mw.status, mw.runner
+	// … are the shown session's. UI goroutine only.
+	*tab
+	all       []*tab
+	tabs      *container.DocTabs
+	selecting bool // the window itself selects a tab: not the person
+	pumping   bool // Run started the event pumps: a new tab starts its own
 
-	mu     sync.Mutex // guards runner and released
-	runner Runner
-	// released counts the sessions the window has let go (closeRunner): a
-	// session that was starting meanwhile is for a folder the window left,
-	// so it is closed, never shown.
-	released int
+	// The history sidebar and the find bar.
+	sessions     *historyPanel
+	sessionsBox  fyne.CanvasObject
+	find         *findBar
+	found        findState // the find bar's matches in the shown transcript
+	listing      bool      // the history is being listed off the UI goroutine
+	listAgain    bool
+	historyTimer *time.Timer
+
+	foreground bool
+	// closed is closed when the window is gone: nothing more runs on the
+	// UI goroutine for it.
+	closed    chan struct{}
+	closeOnce sync.Once
 }
 
 // newMainWindow builds the window on a (a real app or fyne.io/fyne/v2/test's);
 // do runs a function on the UI goroutine (fyne.Do). Run starts its event
 // pump and shows it.
 func newMainWindow(a fyne.App, opts Options, do func(func())) *mainWindow {
-	mw := &mainWindow{app: a, opts: opts, workdir: opts.Workdir, foreground: true}
-	mw.surf = newSurface(mw)
+	mw := &mainWindow{app: a, opts: opts, foreground: true, closed: make(chan struct{})}
 	mw.do = func(f func()) {
 		select {
-		case <-mw.surf.closed:
+		case <-mw.closed:
 		default:
 			do(f)
 		}
@@ -93,16 +95,15 @@ func newMainWindow(a fyne.App, opts Options, do func(func())) *mainWindow {
 		mw.prompt.eatSpace = true
 	}
 	prefs := mw.settings().Prefs() // as loaded at start; window.go reports a malformed file
-	mw.status.Prompts = prefs.Prompts
-	mw.status.DangerousSkip = prefs.DangerousSkip
 	a.Settings().SetTheme(themeFor(prefs.Theme))
 	mw.build()
 	a.Settings().AddListener(func(fyne.Settings) { mw.themeChanged() })
+	mw.models.fetch()
 	mw.setupKeys() // focus.go: the transcript in the Tab order, scrolling keys
 	mw.win.SetMainMenu(mw.menu())
 	mw.win.Resize(fyne.NewSize(980, 720))
 	if opts.AuditErrors != nil {
-		go mw.auditFailed(opts.AuditErrors)
+		go mw.auditFailed(mw.tab, opts.AuditErrors)
 	}
 	if opts.Notice != "" {
 		mw.tr.addNotice(opts.Notice)
@@ -111,10 +112,21 @@ func newMainWindow(a fyne.App, opts Options, do func(func())) *mainWindow {
 	return mw
 }
 
+// close ends the window's work: no more UI updates, every tab's session
+// ended. Run calls it after the window closed.
+func (mw *mainWindow) close() []Runner {
+	mw.closeOnce.Do(func() { close(mw.closed) })
+	var rs []Runner
+	for _, t := range mw.all {
+		t.surf.close()
+		if r := t.closeRunner(); r != nil {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
 func (mw *mainWindow) build() {
-	mw.tr = newTranscript()
-	mw.tr.actions = rowActions{openLink: mw.confirmLink, grantLater: mw.grantLater, undo: mw.undoGrant, retry: mw.retryTurn}
-	mw.tr.copy = func(s string) { mw.app.Clipboard().SetContent(s) }
 	mw.prompt = newPromptEntry(mw.send)
 	mw.prompt.onEscape = func() {
 		if mw.running {
@@ -146,11 +158,6 @@ func (mw *mainWindow) build() {
 	folderBar := container.NewBorder(nil, nil,
 		container.NewHBox(widget.NewIcon(theme.FolderIcon()), caption("Working folder")),
 		container.NewHBox(mw.trustBtn, mw.changeBtn), mw.folderFit)
-
-	hint := widget.NewLabel("Type a prompt below and press Ctrl+Enter.\nClaude works in the folder above; anything it is refused shows up here, ready to grant.")
-	hint.Alignment = fyne.TextAlignCenter
-	hint.Importance = widget.LowImportance
-	mw.emptyHint = container.NewCenter(hint)
 
 	mw.statusLbl = widget.NewLabel("")
 	mw.statusLbl.SizeName = theme.SizeNameCaptionText
@@ -185,11 +192,35 @@ func (mw *mainWindow) build() {
 	buttons := container.NewVBox(mw.sendBtn, mw.stopBtn)
 	promptRow := container.NewBorder(nil, nil, nil, buttons, mw.prompt)
 	mw.modeSel = newModeSelector(mw)
-	statusBar := container.NewBorder(nil, nil, nil, container.NewHBox(mw.flashLbl, mw.modeSel.box), mw.statusFit)
+	mw.models = newModelSelector(mw)
+	statusBar := container.NewBorder(nil, nil, nil, container.NewHBox(mw.flashLbl, mw.models.box, mw.modeSel.box), mw.statusFit)
 	bottom := container.NewVBox(widget.NewSeparator(), container.NewPadded(promptRow), statusBar)
 	top := container.NewVBox(container.NewPadded(folderBar), mw.modeBar, widget.NewSeparator())
-	center := container.NewStack(mw.tr.list, mw.emptyHint)
-	mw.win.SetContent(container.NewBorder(top, bottom, nil, nil, center))
+
+	// The sessions, one tab each; the first is the folder Latch opened on.
+	mw.tabs = container.NewDocTabs()
+	mw.tabs.CreateTab = func() *container.TabItem {
+		mw.newSession()
+		return nil // newSession added it
+	}
+	mw.tabs.CloseIntercept = func(item *container.TabItem) { mw.closeTab(mw.tabOf(item)) }
+	mw.tabs.OnSelected = func(item *container.TabItem) {
+		if !mw.selecting {
+			mw.showTab(mw.tabOf(item))
+		}
+	}
+	first := mw.newTab(mw.opts.Workdir)
+	mw.all = []*tab{first}
+	mw.tabs.SetItems([]*container.TabItem{first.item})
+	mw.tab = first
+
+	mw.find = newFindBar(mw.findQuery, mw.findStep, mw.findClose)
+	mw.sessions = newHistoryPanel(mw.openSession, mw.newSession)
+	mw.sessions.onEscape = mw.focusPrompt
+	center := container.NewBorder(mw.find.object(), nil, nil, nil, mw.tabs)
+	mw.sessionsBox = mw.sessions.object()
+	mw.sessionsBox.Hide()
+	mw.win.SetContent(container.NewBorder(top, bottom, mw.sessionsBox, nil, center))
 }
 
 func (mw *mainWindow) menu() *fyne.MainMenu {
@@ -206,9 +237,22 @@ func (mw *mainWindow) menu() *fyne.MainMenu {
 	quit.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
 	copyAnswer := fyne.NewMenuItem("Copy Last Answer", mw.copyLastAnswer)
 	copyAnswer.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyC, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+	newSess := fyne.NewMenuItem("New Session", mw.newSession)
+	newSess.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault}
+	closeTab := fyne.NewMenuItem("Close Tab", func() { mw.closeTab(mw.tab) })
+	closeTab.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
+	find := fyne.NewMenuItem("Find…", mw.findOpen)
+	find.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
+	sidebar := fyne.NewMenuItem("Session History", mw.toggleHistory)
+	sidebar.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyB, Modifier: fyne.KeyModifierShortcutDefault}
+	next := fyne.NewMenuItem("Next Tab", func() { mw.cycleTab(1) })
+	next.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl}
+	prev := fyne.NewMenuItem("Previous Tab", func() { mw.cycleTab(-1) })
+	prev.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift}
 	return fyne.NewMainMenu(
-		fyne.NewMenu("File", folder, fyne.NewMenuItemSeparator(), prefs, perms, history, fyne.NewMenuItemSeparator(), quit),
-		fyne.NewMenu("Edit", copyAnswer))
+		fyne.NewMenu("File", newSess, folder, closeTab, fyne.NewMenuItemSeparator(), prefs, perms, history, fyne.NewMenuItemSeparator(), quit),
+		fyne.NewMenu("Edit", copyAnswer, find),
+		fyne.NewMenu("View", sidebar, next, prev))
 }
 
 // copyLastAnswer puts Claude's last answer on the clipboard, as markdown,
@@ -320,66 +364,101 @@ func modeBanner(st app.Status) (text string, danger bool) {
 	return "Permission mode “" + app.VisibleLine(st.PermissionMode) + "” (unknown to Latch).", false
 }
 
-// apply shows a batch of events; UI goroutine only.
-func (mw *mainWindow) apply(batch []app.Event) {
-	turnEnded := false
+// applyTo shows a batch of t's events: in the window when t is shown,
+// else in t alone, which is marked when its turn ends. UI goroutine only.
+func (mw *mainWindow) applyTo(t *tab, batch []app.Event) {
+	turnEnded, statusChanged := false, false
 	for _, ev := range batch {
 		switch ev.Kind {
 		case app.EvStatus:
 			if ev.Status != nil {
-				mw.status = *ev.Status
-				if ev.Status.Workdir != "" && mw.workdir == "" {
-					mw.workdir = ev.Status.Workdir
+				t.status = *ev.Status
+				if ev.Status.Workdir != "" && t.workdir == "" {
+					t.workdir = ev.Status.Workdir
 				}
 				switch ev.Status.State {
 				case app.Idle, app.Closed:
-					mw.running = false
+					t.running = false
 				default:
-					mw.running = true
+					t.running = true
 				}
-				if w := ev.Status.TrustWarning; w != "" && w != mw.trustWarned {
-					mw.trustWarned = w
-					mw.tr.addNotice("Claude Code: " + app.Visible(w))
+				if w := ev.Status.TrustWarning; w != "" && w != t.trustWarned {
+					t.trustWarned = w
+					t.tr.addNotice("Claude Code: " + app.Visible(w))
 				}
-				mw.modeSel.fetch()
+				statusChanged = true
+			}
+		case app.EvPrompt:
+			if t.title == "" && !ev.Auto {
+				t.title = firstLine(ev.Text)
+				t.relabel()
 			}
 		case app.EvToolCall, app.EvToolUpdate:
 			if ev.Tool != nil {
-				mw.noteCall(*ev.Tool)
+				t.noteCall(*ev.Tool)
 			}
 		case app.EvTurnEnd:
 			if ev.Turn != nil {
-				t := *ev.Turn
-				mw.lastTurn = &t
+				tu := *ev.Turn
+				t.lastTurn = &tu
 			}
 			turnEnded = true
 		}
-		mw.tr.apply(ev)
+		t.tr.apply(ev)
+	}
+	if t != mw.tab {
+		if turnEnded && !t.loading {
+			t.attention = true
+			t.relabel()
+			mw.notify(inFolder(turnWords(t.lastTurn), t.workdir))
+		}
+		return
+	}
+	if statusChanged {
+		mw.modeSel.fetch()
+		mw.models.fetch()
 	}
 	mw.tr.list.Sync()
 	mw.refresh()
-	if turnEnded {
+	if turnEnded && !t.loading {
 		mw.focusPrompt()
 		if !mw.foreground {
-			msg := "The turn finished."
-			if t := mw.lastTurn; t != nil && t.Stopped {
-				msg = "The turn was stopped."
-			} else if t != nil && t.IsError {
-				msg = "The turn failed."
-			} else if t != nil && t.Denials > 0 {
-				msg = fmt.Sprintf("The turn finished with %s.", plural(t.Denials, "refused tool call", "refused tool calls"))
-			}
-			mw.notify(msg)
+			mw.notify(turnWords(mw.lastTurn))
 		}
 	}
+}
+
+// turnWords says how a turn ended, for a notification.
+func turnWords(t *app.TurnInfo) string {
+	switch {
+	case t != nil && t.Stopped:
+		return "The turn was stopped."
+	case t != nil && t.IsError:
+		return "The turn failed."
+	case t != nil && t.Denials > 0:
+		return fmt.Sprintf("The turn finished with %s.", plural(t.Denials, "refused tool call", "refused tool calls"))
+	}
+	return "The turn finished."
+}
+
+// firstLine is the first non-empty line of s, for a tab's title.
+func firstLine(s string) string {
+	for s != "" {
+		var l string
+		l, s, _ = strings.Cut(s, "\n")
+		if l = strings.TrimSpace(l); l != "" {
+			return firstRunes(l, 200)
+		}
+	}
+	return ""
 }
 
 // recentMax is how many of the shown session's tool calls Permissions
 // offers to test ("Pick a call…").
 const recentMax = 50
 
-// noteCall keeps a tool call of the shown session, or its full input.
-func (mw *mainWindow) noteCall(tc app.ToolCall) {
+// noteCall keeps a tool call of the tab's session, or its full input.
+func (mw *tab) noteCall(tc app.ToolCall) {
 	if tc.ID != "" {
 		for i := range mw.recent {
 			if r := &mw.recent[i]; r.ID == tc.ID {
@@ -414,6 +493,15 @@ func (mw *mainWindow) questionShown(p *pending) {
 	}
 }
 
+// questionWaits holds a question of a tab that is not shown until it is,
+// marks the tab, and says what waits and where.
+func (mw *mainWindow) questionWaits(t *tab, p *pending) {
+	t.waiting = append(t.waiting, p)
+	t.attention = true
+	t.relabel()
+	mw.notify(inFolder(p.notice, t.workdir))
+}
+
 // focusPrompt gives the prompt box the keyboard unless a dialog has it.
 func (mw *mainWindow) focusPrompt() {
 	if mw.modals.active() {
@@ -427,35 +515,42 @@ func (mw *mainWindow) focusPrompt() {
 // the window only keeps a second prompt from racing the first. A prompt
 // that could not be sent goes back into the box.
 func (mw *mainWindow) send() {
+	t := mw.tab
 	text := strings.TrimSpace(mw.prompt.Text)
-	if text == "" || mw.running || mw.sending {
+	if text == "" || t.running || t.sending || t.loading {
 		return
 	}
-	if mw.workdir == "" {
-		mw.tr.addError("Choose a working folder first", "Claude works inside one folder. Use “Change folder…” above.")
-		mw.tr.list.Sync()
+	if t.workdir == "" {
+		t.tr.addError("Choose a working folder first", "Claude works inside one folder. Use “Change folder…” above.")
+		t.tr.list.Sync()
 		mw.refresh()
 		return
 	}
 	mw.prompt.SetText("")
-	mw.tr.list.ScrollToBottom()
-	mw.sending = true
+	t.tr.list.ScrollToBottom()
+	t.sending = true
 	mw.refresh()
-	dir := mw.workdir
+	dir := t.workdir
 	go func() {
-		r, err := mw.runnerFor(dir)
+		r, err := t.runnerFor(dir)
 		if err == nil {
 			err = r.Send(text)
 		}
 		if err != nil {
-			mw.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{
+			t.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{
 				Title: "Claude Code could not start", Detail: err.Error()}})
 		}
 		mw.do(func() {
 			// What the session said while Send ran (Running, the prompt)
 			// is applied before Send is enabled again.
-			mw.surf.flush()
-			mw.sending = false
+			t.surf.flush()
+			t.sending = false
+			if t != mw.tab {
+				if err != nil && t.draft == "" {
+					t.draft = text
+				}
+				return
+			}
 			if err != nil && mw.prompt.Text == "" {
 				mw.prompt.SetText(text)
 			}
@@ -467,67 +562,82 @@ func (mw *mainWindow) send() {
 	}()
 }
 
-// runnerFor returns the session for dir, starting one if there is none.
-// Starting one reads the config, which can wait on the config's lock: that
-// happens outside mw.mu, which the UI goroutine takes.
-func (mw *mainWindow) runnerFor(dir string) (Runner, error) {
-	mw.mu.Lock()
-	r, released := mw.runner, mw.released
-	mw.mu.Unlock()
+// runnerFor returns the tab's session for dir, starting one if there is
+// none (continuing t.resume, when set). Starting one reads the config,
+// which can wait on the config's lock: that happens outside t.mu, which
+// the UI goroutine takes.
+func (t *tab) runnerFor(dir string) (Runner, error) {
+	t.mu.Lock()
+	r, released := t.runner, t.released
+	t.mu.Unlock()
 	if r != nil {
 		return r, nil
 	}
+	mw := t.mw
 	if mw.opts.NewRunner == nil {
 		return nil, fmt.Errorf("no way to start Claude Code was configured")
 	}
-	r, err := mw.opts.NewRunner(dir, mw.surf)
+	r, err := mw.opts.NewRunner(dir, t.surf)
 	if err != nil {
 		return nil, err
 	}
-	mw.mu.Lock()
-	if mw.released != released {
-		mw.mu.Unlock()
+	t.mu.Lock()
+	if t.released != released {
+		t.mu.Unlock()
 		go r.Close()
 		return nil, fmt.Errorf("the working folder changed before Claude Code started; send the prompt again")
 	}
-	if mw.runner != nil { // another start won the race: use that one
-		other := mw.runner
-		mw.mu.Unlock()
+	if t.runner != nil { // another start won the race: use that one
+		other := t.runner
+		t.mu.Unlock()
 		go r.Close()
 		return other, nil
 	}
-	mw.runner = r
-	mw.surf.show(r.ID())
-	mw.mu.Unlock()
+	t.runner = r
+	t.surf.show(r.ID())
+	model := t.model
+	t.mu.Unlock()
+	if md, ok := r.(modeler); ok && model != "" {
+		// Chosen before the session existed: its first process gets it.
+		if _, err := md.SetModel(context.Background(), model); err != nil {
+			t.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{Title: "The model was not switched", Detail: app.Visible(err.Error())}})
+		}
+	}
 	return r, nil
 }
+
+// runnerFor is the shown tab's (runnerFor of tab).
+func (mw *mainWindow) runnerFor(dir string) (Runner, error) { return mw.tab.runnerFor(dir) }
 
 // retryTurn sends the last prompt again (Retry on the card of a failed
 // turn), off the UI goroutine, as send does.
 func (mw *mainWindow) retryTurn() {
-	if mw.running || mw.sending {
+	t := mw.tab
+	if t.running || t.sending {
 		return
 	}
-	mw.mu.Lock()
-	r, ok := mw.runner.(promptRetrier)
-	mw.mu.Unlock()
+	t.mu.Lock()
+	r, ok := t.runner.(promptRetrier)
+	t.mu.Unlock()
 	if !ok {
 		return
 	}
-	mw.sending = true
-	mw.tr.list.ScrollToBottom()
+	t.sending = true
+	t.tr.list.ScrollToBottom()
 	mw.refresh()
 	go func() {
 		err := r.Retry()
 		if err != nil {
-			mw.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{
+			t.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{
 				Title: "The prompt could not be sent again", Detail: err.Error()}})
 		}
 		mw.do(func() {
-			mw.surf.flush()
-			mw.sending = false
-			mw.refresh()
-			mw.focusPrompt()
+			t.surf.flush()
+			t.sending = false
+			if t == mw.tab {
+				mw.refresh()
+				mw.focusPrompt()
+			}
 		})
 	}()
 }
@@ -551,45 +661,50 @@ func (mw *mainWindow) grantLater(toolUseID string) {
 	mw.withGranter(func(g granter) error { return g.GrantLater(toolUseID) })
 }
 
-// withGranter runs f off the UI goroutine on the session, if it is one;
-// a failure shows in the transcript.
+// withGranter runs f off the UI goroutine on the shown session, if it is
+// one; a failure shows in its transcript.
 func (mw *mainWindow) withGranter(f func(granter) error) {
-	mw.mu.Lock()
-	g, ok := mw.runner.(granter)
-	mw.mu.Unlock()
+	t := mw.tab
+	t.mu.Lock()
+	g, ok := t.runner.(granter)
+	t.mu.Unlock()
 	if !ok {
 		return
 	}
 	go func() {
 		if err := f(g); err != nil {
-			mw.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{Title: "That could not be done", Detail: err.Error()}})
+			t.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{Title: "That could not be done", Detail: err.Error()}})
 		}
 	}()
 }
 
-// reloadRunner asks the session, if it can, to take up saved settings.
+// reloadRunner asks every tab's session, if it can, to take up saved
+// settings.
 func (mw *mainWindow) reloadRunner() {
-	mw.mu.Lock()
-	r, ok := mw.runner.(reloader)
-	mw.mu.Unlock()
-	if !ok {
-		return
-	}
-	go func() {
-		if err := r.Reload(); err != nil {
-			mw.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{
-				Title: "The new settings could not be applied", Detail: err.Error()}})
+	for _, t := range mw.all {
+		t.mu.Lock()
+		r, ok := t.runner.(reloader)
+		t.mu.Unlock()
+		if !ok {
+			continue
 		}
-	}()
+		go func() {
+			if err := r.Reload(); err != nil {
+				t.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{
+					Title: "The new settings could not be applied", Detail: err.Error()}})
+			}
+		}()
+	}
 }
 
-// closeRunner ends the session, if any; the next prompt starts a new one.
-func (mw *mainWindow) closeRunner() Runner {
-	mw.mu.Lock()
-	r := mw.runner
-	mw.runner = nil
-	mw.released++
-	mw.mu.Unlock()
+// closeRunner lets the tab's session go, if any; the next prompt starts a
+// new one.
+func (t *tab) closeRunner() Runner {
+	t.mu.Lock()
+	r := t.runner
+	t.runner = nil
+	t.released++
+	t.mu.Unlock()
 	return r
 }
 
@@ -597,44 +712,49 @@ func (mw *mainWindow) pickFolder() {
 	mw.chooseFolder(mw.workdir, mw.setFolder)
 }
 
-// setFolder makes dir the working folder; the running session, if any, ends
-// and the next prompt starts a new one there.
+// setFolder makes dir the shown tab's working folder; its session, if
+// any, ends and the next prompt starts a new one there.
 func (mw *mainWindow) setFolder(dir string) {
-	if dir == "" || dir == mw.workdir {
+	t := mw.tab
+	if dir == "" || dir == t.workdir {
 		return
 	}
-	mw.workdir = dir
+	t.workdir = dir
 	// The old session's events stop here; what it queued before is shown,
-	// and then the window's state is the new folder's, whatever the old
+	// and then the tab's state is the new folder's, whatever the old
 	// session still does while it closes.
-	mw.surf.retire()
-	mw.surf.flush()
-	if r := mw.closeRunner(); r != nil {
+	t.surf.retire()
+	t.surf.flush()
+	if r := t.closeRunner(); r != nil {
 		go r.Close()
 	}
-	mw.running = false
-	mw.status.SessionID, mw.status.State = "", app.Idle
-	mw.status.PermissionMode, mw.status.Untrusted, mw.status.TrustWarning = "", false, ""
-	mw.lastTurn = nil
-	mw.recent = nil
+	t.running = false
+	t.status.SessionID, t.status.State = "", app.Idle
+	t.status.PermissionMode, t.status.Untrusted, t.status.TrustWarning = "", false, ""
+	t.status.Model = ""
+	t.lastTurn = nil
+	t.recent = nil
+	t.title, t.resume = "", ""
+	t.relabel()
 	mw.modeSel.modes = nil
 	if mw.perms != nil {
 		mw.perms.load() // the new folder's
 	}
-	mw.tr.addNotice("Working folder is now " + dir + ". The next prompt starts a new session there.")
-	mw.tr.list.Sync()
+	t.tr.addNotice("Working folder is now " + dir + ". The next prompt starts a new session there.")
+	t.tr.list.Sync()
 	mw.refresh()
+	mw.historyRefresh()
 	mw.focusPrompt()
 }
 
-// auditFailed shows the audit log's first write error in the transcript;
-// the log reports only one.
-func (mw *mainWindow) auditFailed(errs <-chan error) {
+// auditFailed shows the audit log's first write error in the transcript
+// of t, the window's first tab; the log reports only one.
+func (mw *mainWindow) auditFailed(t *tab, errs <-chan error) {
 	err, ok := <-errs
 	if !ok {
 		return
 	}
-	mw.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{
+	t.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{
 		Title:  "The permission history cannot be written",
 		Detail: app.Visible(err.Error()) + "\nLatch goes on working; asks, answers and grants are not recorded until the log can be written again.",
 	}})

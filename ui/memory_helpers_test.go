@@ -129,7 +129,7 @@ type bare struct {
 	tr *transcript
 }
 
-func newBare() *bare { return &bare{s: newSurface(nil), tr: newTranscript()} }
+func newBare() *bare { return &bare{s: newSurface(nil, nil), tr: newTranscript()} }
 
 // flush applies the queue as mainWindow.apply does, less the layout.
 func (b *bare) flush() {

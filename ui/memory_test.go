@@ -144,7 +144,7 @@ func TestDeltaFloodMemory(t *testing.T) {
 // Show gathers the consecutive deltas of one block into one queued event
 // of at most mergeMax bytes; anything else keeps its place in the queue.
 func TestShowGathersDeltas(t *testing.T) {
-	s := newSurface(nil)
+	s := newSurface(nil, nil)
 	var want strings.Builder
 	for i := 0; i < 20_000; i++ {
 		d := fmt.Sprintf("delta %d; ", i)

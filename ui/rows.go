@@ -360,6 +360,12 @@ func (t *transcript) estimate(id int, width float32) float32 {
 // turnLine is the line under a turn. After a failure it is the figures
 // only: the error card above says what failed.
 func turnLine(tu *app.TurnInfo) string {
+	if tu.Earlier {
+		if tu.Denials > 0 {
+			return "Earlier turn  ·  " + plural(tu.Denials, "denial", "denials")
+		}
+		return "Earlier turn"
+	}
 	if tu.IsError {
 		return turnFigures(tu)
 	}

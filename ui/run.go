@@ -5,6 +5,8 @@
 package ui
 
 import (
+	"sync"
+
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 
@@ -56,6 +58,9 @@ type Options struct {
 	// window shows once.
 	Audit       *app.Audit
 	AuditErrors <-chan error
+	// Sessions lists the sessions Claude Code kept for a folder, for the
+	// history sidebar (nil: the sidebar says it cannot).
+	Sessions SessionLister
 }
 
 // retrier is a Runner that can offer the grant dialog for a denial from
@@ -77,7 +82,10 @@ func Run(opts Options) error {
 	a := fyneapp.NewWithID(appID)
 	a.SetIcon(fyne.NewStaticResource("latch.png", assets.IconPNG))
 	mw := newMainWindow(a, opts, fyne.Do)
-	go mw.surf.pump()
+	mw.pumping = true
+	for _, t := range mw.all {
+		go t.surf.pump()
+	}
 	lc := a.Lifecycle()
 	lc.SetOnEnteredForeground(func() { mw.foreground = true })
 	lc.SetOnExitedForeground(func() { mw.foreground = false })
@@ -87,9 +95,15 @@ func Run(opts Options) error {
 		lc.SetOnStarted(mw.pickFolder)
 	}
 	mw.win.ShowAndRun()
-	mw.surf.close()
-	if r := mw.closeRunner(); r != nil {
-		r.Close()
+	// Every tab's session ends, together: each Close has its own budget.
+	var wg sync.WaitGroup
+	for _, r := range mw.close() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.Close()
+		}()
 	}
+	wg.Wait()
 	return nil
 }

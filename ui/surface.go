@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +26,7 @@ const mergeMax = pageSize
 // costs one layout, not one per delta.
 type surface struct {
 	mw *mainWindow
+	t  *tab // the tab whose session reports here
 
 	mu       sync.Mutex
 	pending  []app.Event
@@ -38,8 +40,8 @@ type surface struct {
 
 var _ app.Surface = (*surface)(nil)
 
-func newSurface(mw *mainWindow) *surface {
-	return &surface{mw: mw, closed: make(chan struct{})}
+func newSurface(mw *mainWindow, t *tab) *surface {
+	return &surface{mw: mw, t: t, closed: make(chan struct{})}
 }
 
 // Show queues ev; it never blocks on the UI. An event of a session the
@@ -133,12 +135,28 @@ func (s *surface) merge(ev app.Event) bool {
 }
 
 // take empties the queue and returns what was in it.
-func (s *surface) take() []app.Event {
+func (s *surface) take() []app.Event { return s.takeUpTo(0) }
+
+// frameEvents is the most events one frame applies. A session read from
+// its file arrives as fast as the disk gives it, tens of thousands of
+// events at once; applied in frames of this many, the window stays
+// responsive while the rest waits for the next frame.
+const frameEvents = 1500
+
+// takeUpTo takes the first n queued events (all of them for n <= 0).
+func (s *surface) takeUpTo(n int) []app.Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.buf, s.merged = strings.Builder{}, 0
-	batch := s.pending
-	s.pending = nil
+	if n <= 0 || n >= len(s.pending) {
+		s.buf, s.merged = strings.Builder{}, 0
+		batch := s.pending
+		s.pending = nil
+		return batch
+	}
+	batch := slices.Clone(s.pending[:n])
+	// The rest moves down; the event being merged into moves with it.
+	s.pending = slices.Delete(s.pending, 0, n)
+	s.merged = max(s.merged-n, 0) // 0: it was taken, the next delta starts afresh
 	return batch
 }
 
@@ -159,7 +177,9 @@ func (s *surface) pump() {
 			s.inflight = true
 			s.mu.Unlock()
 			s.mw.do(func() {
-				s.flush()
+				if batch := s.takeUpTo(frameEvents); len(batch) > 0 {
+					s.mw.applyTo(s.t, batch)
+				}
 				s.mu.Lock()
 				s.inflight = false
 				s.mu.Unlock()
@@ -171,7 +191,7 @@ func (s *surface) pump() {
 // flush applies every queued event; UI goroutine only.
 func (s *surface) flush() {
 	if batch := s.take(); len(batch) > 0 {
-		s.mw.apply(batch)
+		s.mw.applyTo(s.t, batch)
 	}
 }
 
@@ -207,13 +227,24 @@ func (s *surface) wait(ctx context.Context, p *pending) app.Decision {
 	}
 	s.mw.do(func() {
 		s.flush() // what led to the question shows before it
+		if s.t != s.mw.tab {
+			s.mw.questionWaits(s.t, p) // asked when its tab is shown
+			return
+		}
 		s.mw.modals.push(p)
 	})
 	select {
 	case d := <-p.ch:
 		return d
 	case <-ctx.Done():
-		s.mw.do(func() { s.mw.modals.withdraw(p) })
+		s.mw.do(func() {
+			if i := slices.Index(s.t.waiting, p); i >= 0 {
+				s.t.waiting = slices.Delete(s.t.waiting, i, i+1)
+				p.over = true
+				return
+			}
+			s.mw.modals.withdraw(p)
+		})
 		select {
 		case d := <-p.ch: // answered just before the cancel landed
 			_ = d

@@ -180,7 +180,7 @@ func TestErrorsShowInPlaceInRed(t *testing.T) {
 
 func TestRowHeightsFollowContent(t *testing.T) {
 	h := newHarness(t)
-	long := strings.Repeat("a long paragraph of words that wraps ", 60)
+	long := strings.Repeat("a long paragraph of words that wraps ", 40)
 	h.mw.surf.Show(app.Event{Kind: app.EvText, BlockID: "s", Text: "short"})
 	h.mw.surf.Show(app.Event{Kind: app.EvText, BlockID: "l", Text: long})
 	h.mw.surf.flush()
