@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/latch-app/latch/app"
 	"github.com/latch-app/latch/internal/testsupport/fakeapi"
@@ -180,5 +181,46 @@ func TestContractResumeUnknownSession(t *testing.T) {
 	r.send("hello")
 	if !strings.Contains(text(r.surf.Events()), "Fresh start.") || r.sess.SessionID() == r.cfg.Resume {
 		t.Errorf("the next prompt did not start a new session (id %s)", r.sess.SessionID())
+	}
+}
+
+// TestContractModelSwitch: the model picked while a process runs is the
+// next turn's (set_model), the CLI's list of models is offered, and a
+// session started later keeps the choice (--model).
+func TestContractModelSwitch(t *testing.T) {
+	r := newContractRig(t)
+	r.send("hi")
+	waitModels := func() []app.ModelChoice {
+		for range 100 {
+			if ms := r.sess.Models(); len(ms) > 0 && ms[0].DisplayName != "Default" {
+				return ms
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		return r.sess.Models()
+	}
+	ms := waitModels()
+	if !slices.ContainsFunc(ms, func(m app.ModelChoice) bool { return m.Value == "sonnet" }) || ms[0].DisplayName == "Default" {
+		t.Errorf("models %+v, want the CLI's own list", ms)
+	}
+	got, err := r.sess.SetModel(context.Background(), "sonnet")
+	if err != nil || !strings.Contains(got, "sonnet") {
+		t.Fatalf("SetModel(sonnet) = %q, %v", got, err)
+	}
+	r.send("again")
+	conv := r.api.Conversation()
+	if m := conv[len(conv)-1].Model; !strings.Contains(m, "sonnet") {
+		t.Errorf("the next turn asked the API for %q, want a sonnet model", m)
+	}
+	if m := conv[0].Model; strings.Contains(m, "sonnet") {
+		t.Errorf("the first turn already used %q", m)
+	}
+
+	// A new process of the session (Reconfigure retires the live one).
+	r.sess.Reconfigure(r.cfg)
+	r.send("and again")
+	conv = r.api.Conversation()
+	if m := conv[len(conv)-1].Model; !strings.Contains(m, "sonnet") {
+		t.Errorf("a new process of the session asked for %q, want the chosen sonnet", m)
 	}
 }

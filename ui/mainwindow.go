@@ -298,6 +298,7 @@ func (mw *mainWindow) refresh() {
 	}
 	mw.statusFit.update()
 	mw.modeSel.update()
+	mw.models.update()
 	if mw.status.Untrusted && mw.workdir != "" {
 		mw.trustBtn.Show()
 	} else {

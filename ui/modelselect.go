@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -36,6 +37,7 @@ type modelSelector struct {
 	busy     bool              // a switch is on its way
 	syncing  bool              // the selector is being set, not chosen
 	fetching bool
+	shown    string // what update last showed, to redraw only on change
 }
 
 func newModelSelector(mw *mainWindow) *modelSelector {
@@ -116,6 +118,11 @@ func (m *modelSelector) update() {
 	if cur != "" {
 		ph = clipEnd(app.VisibleLine(cur), 32)
 	}
+	state := fmt.Sprint(ph, m.busy, m.titles)
+	if state == m.shown && m.sel.Selected == "" {
+		return // the window calls update every frame it refreshes
+	}
+	m.shown = state
 	m.syncing = true
 	m.sel.Options = m.titles
 	m.sel.PlaceHolder = ph

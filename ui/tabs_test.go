@@ -41,10 +41,13 @@ func (th *tabsHarness) send(t *testing.T, prompt string) *fakeRunner {
 	th.mw.send()
 	th.q.waitOne(t) // Send returned
 	th.mw.mu.Lock()
-	r := th.mw.runner.(*fakeRunner)
+	r := th.mw.runner.(interface{ fake() *fakeRunner }).fake()
 	th.mw.mu.Unlock()
 	return r
 }
+
+// fake is the fakeRunner in a Runner that embeds one.
+func (f *fakeRunner) fake() *fakeRunner { return f }
 
 func rowTexts(tr *transcript) string {
 	var b strings.Builder
