@@ -48,7 +48,8 @@ type promptRetrier interface {
 type Options struct {
 	Workdir string // "" = ask
 	// NewRunner starts a session on workdir that reports to s. It is called
-	// for the first prompt and again after the folder changes.
+	// for a tab's first prompt (or the session it opens from the history),
+	// and again after its folder changes.
 	NewRunner func(workdir string, s app.Surface) (Runner, error)
 	Notice    string // shown in the transcript at start
 	Version   string

@@ -70,7 +70,7 @@ func (mw *mainWindow) newTab(workdir string) *tab {
 	t.tr.actions = rowActions{openLink: mw.confirmLink, grantLater: mw.grantLater, undo: mw.undoGrant, retry: mw.retryTurn}
 	t.tr.copy = func(s string) { mw.app.Clipboard().SetContent(s) }
 	newListFocus(t.tr.list, t.tr.actionable, mw.focusPrompt)
-	hint := widget.NewLabel("Type a prompt below and press Ctrl+Enter.\nClaude works in the folder above; anything it is refused shows up here, ready to grant.")
+	hint := widget.NewLabel("Type a prompt below and press Ctrl+Enter.\nClaude works in the folder above; anything it is refused shows up here, ready to grant.\nEarlier sessions in this folder: Ctrl+B.")
 	hint.Alignment = fyne.TextAlignCenter
 	hint.Importance = widget.LowImportance
 	t.emptyHint = container.NewCenter(hint)
