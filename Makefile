@@ -187,7 +187,7 @@ deadcode:
 	if [ -n "$$dead" ]; then echo "deadcode: nothing calls these:"; echo "$$dead"; exit 1; fi
 
 test-e2e: deps build
-	$(TEST_ENV) LATCH_BIN=$(CURDIR)/$(BIN) $(GO) test -tags e2e -count=1 -timeout 10m -run E2E -v .
+	$(TEST_ENV) LATCH_BIN=$(CURDIR)/$(BIN) $(GO) test -tags e2e -count=1 -timeout 10m -run E2E -v ./e2e/
 
 # The memory benchmarks (one 1–64 MB assistant line, a 200 MB delta flood)
 # run once each: one iteration takes up to seconds, and their figures

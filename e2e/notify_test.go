@@ -7,7 +7,7 @@
 // on Linux as org.freedesktop.Notifications.Notify on the session bus
 // (fyne.io/fyne/v2/app/app_xdg.go, SendNotification), so the bus sees
 // exactly what the person would.
-package main
+package e2e
 
 import (
 	"bufio"

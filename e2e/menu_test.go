@@ -5,7 +5,7 @@
 // gtk-launch on the entry's id, no terminal, the working folder HOME, a
 // session bus — shows its window titled Latch with the installed icon and
 // asks for a folder, as it does on a first run.
-package main
+package e2e
 
 import (
 	"bufio"
@@ -57,6 +57,7 @@ func menuLaunch(t *testing.T, bin string, services bool) {
 	// make install, as a person runs it: HOME and XDG_DATA_HOME are the
 	// fresh home's; the binary is the one under test, not a new build.
 	install := exec.Command("make", "--no-print-directory", "install", "PREFIX="+local, "INSTALL_BIN="+bin)
+	install.Dir = ".." // the project's Makefile
 	install.Env = append(menuBaseEnv(), "HOME="+home, "XDG_DATA_HOME="+data)
 	if out, err := menuRun(install, 5*time.Minute); err != nil {
 		t.Fatalf("make install: %v\n%s", err, out)

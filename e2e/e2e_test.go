@@ -1,9 +1,6 @@
 //go:build e2e
 
-// End-to-end tests: the built latch binary in a real X window under Xvfb,
-// driven by keyboard with xdotool, running the real claude CLI against the
-// fake Anthropic API. Run by `make test` (make test-e2e).
-package main
+package e2e
 
 import (
 	"context"
@@ -418,7 +415,7 @@ func processesIn(dir string) []string {
 func artifacts(t *testing.T) string {
 	dir := os.Getenv("LATCH_ARTIFACTS")
 	if dir == "" {
-		dir = filepath.Join("build", "artifacts")
+		dir = filepath.Join("..", "build", "artifacts")
 	}
 	os.MkdirAll(dir, 0o755)
 	return dir

@@ -11,7 +11,7 @@
 // with Browse…, grants it for reading and writing, and that folder — not
 // the one offered — reaches the project's settings file and lets the
 // retried read run.
-package main
+package e2e
 
 import (
 	"bufio"
