@@ -113,12 +113,18 @@ func (mw *mainWindow) openSession(s app.SessionSummary) {
 	mw.refresh()
 	mw.sessions.setOpen(mw.sessionIDs())
 	dir := t.workdir
+	ctx, cancel := context.WithCancel(context.Background())
+	t.stopLoad = cancel // closing the tab stops the reading
 	go func() {
+		defer cancel()
 		r, err := t.runnerFor(dir)
 		if err == nil {
 			if h, ok := r.(historian); ok {
-				err = h.Continue(context.Background(), s.ID, s.Path)
+				err = h.Continue(ctx, s.ID, s.Path)
 			}
+		}
+		if ctx.Err() != nil {
+			return // the tab was closed
 		}
 		if err != nil {
 			t.surf.Show(app.Event{Kind: app.EvError, Err: &app.ErrorInfo{

@@ -230,3 +230,37 @@ func TestSurfaceTakesAFrameAtATime(t *testing.T) {
 		t.Errorf("the merged delta is %q, want hello!", last.Text)
 	}
 }
+
+// blockingHist reads a session file until it is told to stop.
+type blockingHist struct {
+	*fakeRunner
+	stopped chan error
+}
+
+func (r *blockingHist) Continue(ctx context.Context, _, _ string) error {
+	<-ctx.Done()
+	r.stopped <- ctx.Err()
+	return ctx.Err()
+}
+
+// Closing a tab while its session file is read stops the reading.
+func TestCloseTabStopsReading(t *testing.T) {
+	th, l, _ := newHistoryHarness(t)
+	stopped := make(chan error, 1)
+	th.mw.opts.NewRunner = func(_ string, s app.Surface) (Runner, error) {
+		return &blockingHist{fakeRunner: &fakeRunner{id: "session-b", surf: s}, stopped: stopped}, nil
+	}
+	mw := th.mw
+	mw.openSession(l.items[0])
+	loading := mw.tab
+	mw.newSession()
+	mw.closeTab(loading)
+	select {
+	case err := <-stopped:
+		if err == nil {
+			t.Error("the reading ended without being stopped")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("closing the tab did not stop the reading of its session file")
+	}
+}

@@ -44,8 +44,10 @@ type tab struct {
 	// the order asked; attention marks the tab until it is shown.
 	waiting   []*pending
 	attention bool
-	// loading is set while the session file is read into the transcript.
-	loading bool
+	// loading is set while the session file is read into the transcript;
+	// stopLoad stops the reading.
+	loading  bool
+	stopLoad func()
 	// draft is the prompt box's text while another tab is shown.
 	draft string
 
@@ -230,6 +232,9 @@ func (mw *mainWindow) closeTab(t *tab) {
 
 // end stops the tab's events and questions and ends its session.
 func (t *tab) end() {
+	if t.stopLoad != nil {
+		t.stopLoad()
+	}
 	t.surf.retire()
 	for _, p := range t.waiting {
 		p.over = true
