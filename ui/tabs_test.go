@@ -227,3 +227,22 @@ func TestCloseEndsEveryTab(t *testing.T) {
 		t.Fatalf("close returned %d sessions to end, want 2", len(rs))
 	}
 }
+
+// Rows that arrived while a tab was not shown are on screen when it is.
+func TestShownTabDrawsWhatArrivedMeanwhile(t *testing.T) {
+	th := newTabsHarness(t)
+	mw := th.mw
+	first := mw.tab
+	a := th.send(t, "one")
+	mw.surf.flush()
+	mw.newSession()
+	for i := range 5 {
+		a.surf.Show(app.Event{Session: a.id, Kind: app.EvNotice, Text: fmt.Sprintf("background row %d", i)})
+	}
+	first.surf.flush() // applied while the tab is hidden
+	mw.showTab(first)
+	last := len(first.tr.entries) - 1
+	if _, ok := first.tr.list.visible[last]; !ok {
+		t.Errorf("row %d of %d, which arrived in the background, is not drawn", last, len(first.tr.entries))
+	}
+}
