@@ -36,7 +36,7 @@ MODULE       := github.com/latch-app/latch
 # internal/testsupport out of every program).
 TEST_ONLY    := internal/(testsupport|heapmeter)
 
-.PHONY: all deps deps-apt deps-cli build run test deadcode check-cross check-desktop check-package package deb test-e2e bench install uninstall clean
+.PHONY: all deps deps-apt deps-cli build run test test-unit deadcode check-cross check-desktop check-package package deb test-e2e bench install uninstall clean
 
 all: build
 
@@ -80,9 +80,26 @@ test: deps
 	@$(MAKE) --no-print-directory deadcode
 	@$(MAKE) --no-print-directory check-cross
 	@$(MAKE) --no-print-directory check-desktop
-	$(TEST_ENV) $(GO) test -race -count=1 -timeout 20m ./...
+	@$(MAKE) --no-print-directory test-unit
 	$(MAKE) --no-print-directory test-e2e
 	@$(MAKE) --no-print-directory check-package
+
+# Unit and contract tests, with the race detector. The ui package's tests
+# take minutes on one core while the rest are done in one, so they run in
+# two processes of the one test binary, each with every other test, beside
+# the other packages' run. Each test process has its own config folder
+# (ui's TestMain).
+UI_PKG := ./ui/
+test-unit: deps
+	@set -euo pipefail; \
+	$(TEST_ENV) $(GO) test -race -count=1 -timeout 20m $$($(GO) list ./... | grep -v '/ui$$') & rest=$$!; \
+	tests=$$($(GO) test -race -list '^(Test|Fuzz|Example)' $(UI_PKG) | grep -E '^(Test|Fuzz|Example)'); \
+	one=$$(printf '%s\n' $$tests | awk 'NR % 2 == 1' | paste -sd'|'); \
+	two=$$(printf '%s\n' $$tests | awk 'NR % 2 == 0' | paste -sd'|'); \
+	$(TEST_ENV) $(GO) test -race -count=1 -timeout 20m -run "^($$one)$$" $(UI_PKG) & ui1=$$!; \
+	$(TEST_ENV) $(GO) test -race -count=1 -timeout 20m -run "^($$two)$$" $(UI_PKG) & ui2=$$!; \
+	fail=0; for p in $$rest $$ui1 $$ui2; do wait $$p || fail=1; done; \
+	[ $$fail = 0 ] || { echo "test-unit: tests failed" >&2; exit 1; }
 
 # The packages without cgo still build and vet for Windows and macOS, so
 # their portability does not rot (main and ui need Fyne's cgo, and a C

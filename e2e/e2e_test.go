@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -29,6 +30,7 @@ type desk struct {
 	cmd     *exec.Cmd
 	win     string
 	bus     string // the session bus latch is given; "" = none
+	logPath string // latch's output
 }
 
 func TestE2E(t *testing.T) {
@@ -123,7 +125,7 @@ func TestE2E(t *testing.T) {
 		}
 		time.Sleep(time.Second)
 		d.key("ctrl+comma")
-		prefs := strings.Fields(d.xdo(20*time.Second, "search", "--sync", "--onlyvisible", "--name", "^Latch Preferences$"))[0]
+		prefs := d.window(20*time.Second, "Latch Preferences")
 		d.xdo(5*time.Second, "windowfocus", "--sync", prefs)
 		time.Sleep(800 * time.Millisecond)
 		// From the command field back to Close, Add folder, Add rule, the
@@ -198,7 +200,7 @@ func TestE2EPermissions(t *testing.T) {
 	time.Sleep(time.Second)
 
 	d.key("ctrl+shift+p")
-	perms := strings.Fields(d.xdo(20*time.Second, "search", "--sync", "--onlyvisible", "--name", "^Latch Permissions$"))[0]
+	perms := d.window(20*time.Second, "Latch Permissions")
 	d.xdo(5*time.Second, "windowfocus", "--sync", perms)
 	time.Sleep(1500 * time.Millisecond) // the view is asked of the running CLI
 	d.shot("e2e_permissions")
@@ -213,7 +215,7 @@ func TestE2EPermissions(t *testing.T) {
 	time.Sleep(500 * time.Millisecond)
 
 	d.key("ctrl+shift+h")
-	hist := strings.Fields(d.xdo(20*time.Second, "search", "--sync", "--onlyvisible", "--name", "^Latch Permission History$"))[0]
+	hist := d.window(20*time.Second, "Latch Permission History")
 	d.xdo(5*time.Second, "windowfocus", "--sync", hist)
 	time.Sleep(1500 * time.Millisecond)
 	d.shot("e2e_history")
@@ -300,8 +302,20 @@ func (d *desk) env() []string {
 func (d *desk) start() {
 	d.t.Helper()
 	d.launch()
-	out := d.xdo(60*time.Second, "search", "--sync", "--onlyvisible", "--name", "^Latch$")
-	d.win = strings.Fields(out)[0]
+	d.win = d.windowOf(60*time.Second, "Latch", func() bool {
+		// The X server now and then refuses a connection (one in hundreds
+		// on a busy machine): Latch could not open the display, which is
+		// not what is tested. It is started again.
+		b, _ := os.ReadFile(d.logPath)
+		if !bytes.Contains(b, []byte(displayRefused)) {
+			return false
+		}
+		d.t.Logf("the X server refused Latch's connection; starting it again")
+		d.cmd.Process.Kill()
+		d.cmd.Wait()
+		d.launch()
+		return true
+	})
 	d.xdo(10*time.Second, "windowfocus", "--sync", d.win)
 	time.Sleep(800 * time.Millisecond) // first frame
 }
@@ -312,7 +326,8 @@ func (d *desk) launch() {
 	d.t.Helper()
 	d.cmd = exec.Command(d.bin, d.work)
 	d.cmd.Env = d.env()
-	logf, _ := os.Create(filepath.Join(artifacts(d.t), strings.ReplaceAll(d.t.Name(), "/", "_")+".log"))
+	d.logPath = filepath.Join(artifacts(d.t), strings.ReplaceAll(d.t.Name(), "/", "_")+".log")
+	logf, _ := os.Create(d.logPath)
 	d.cmd.Stdout, d.cmd.Stderr = logf, logf
 	if err := d.cmd.Start(); err != nil {
 		d.t.Fatal(err)
@@ -331,13 +346,65 @@ func (d *desk) xdo(timeout time.Duration, args ...string) string {
 	d.t.Logf("xdotool %s", strings.Join(args, " "))
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "xdotool", args...)
-	cmd.Env = append(os.Environ(), "DISPLAY="+d.display)
-	out, err := cmd.Output()
-	if err != nil {
-		d.t.Fatalf("xdotool %v: %v", args, err)
+	for try := 1; ; try++ {
+		cmd := exec.CommandContext(ctx, "xdotool", args...)
+		cmd.Env = append(os.Environ(), "DISPLAY="+d.display)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err == nil {
+			return string(out)
+		}
+		// A connection the X server refused did nothing: ask again.
+		if try < 4 && strings.Contains(stderr.String(), "open display") && ctx.Err() == nil {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		d.t.Fatalf("xdotool %v: %v %s", args, err, stderr.String())
 	}
-	return string(out)
+}
+
+// displayRefused is what Latch (GLFW) writes when it cannot connect to the
+// X server.
+const displayRefused = "Failed to open display"
+
+// window waits for a visible window named exactly name and returns its
+// id. It asks xdotool again every 200 ms rather than once with --sync:
+// xdotool exits on an X error, and windows that come and go while it
+// walks the tree (a portal's chooser opening) raise BadWindow.
+func (d *desk) window(timeout time.Duration, name string) string {
+	d.t.Helper()
+	return d.windowOf(timeout, name, nil)
+}
+
+// windowOf is window, calling again (when not nil) between tries: when it
+// reports that it started the window's program again, the wait starts over.
+func (d *desk) windowOf(timeout time.Duration, name string, again func() bool) string {
+	d.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		if again != nil && again() {
+			deadline = time.Now().Add(timeout)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		cmd := exec.CommandContext(ctx, "xdotool", "search", "--onlyvisible", "--name", "^"+name+"$")
+		cmd.Env = append(os.Environ(), "DISPLAY="+d.display)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		cancel()
+		if ids := strings.Fields(string(out)); len(ids) > 0 {
+			return ids[0]
+		}
+		if time.Now().After(deadline) {
+			d.shot("timeout")
+			tree := exec.Command("xwininfo", "-root", "-tree")
+			tree.Env = cmd.Env
+			windows, _ := tree.CombinedOutput()
+			d.t.Fatalf("no window %q on %s within %v (xdotool: %v %s); the windows are:\n%s", name, d.display, timeout, err, stderr.String(), windows)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 func (d *desk) typeText(s string) {

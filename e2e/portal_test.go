@@ -312,9 +312,15 @@ func additionalDirs(path string) []string {
 // id; on a timeout it names the windows there are.
 func (r *chooserRig) waitWindow(name string, timeout time.Duration) string {
 	r.t.Helper()
-	out, err := r.xdoErr(timeout, "search", "--sync", "--onlyvisible", "--name", "^"+name+"$")
-	if f := strings.Fields(out); err == nil && len(f) > 0 {
-		return f[0]
+	// Asked again and again, not once with --sync: xdotool exits on the X
+	// error a window closing under its walk raises (desk.window).
+	var err error
+	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		var out string
+		out, err = r.xdoErr(5*time.Second, "search", "--onlyvisible", "--name", "^"+name+"$")
+		if f := strings.Fields(out); len(f) > 0 {
+			return f[0]
+		}
 	}
 	r.shot("timeout")
 	r.t.Fatalf("no window %q within %v (%v); the windows are: %s", name, timeout, err, r.windowNames())

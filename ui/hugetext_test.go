@@ -125,7 +125,7 @@ func TestCopyLastAnswer(t *testing.T) {
 	s.Show(app.Event{Kind: app.EvPrompt, Text: "first"})
 	s.Show(app.Event{Kind: app.EvText, BlockID: "a", Text: "old answer"})
 	s.Show(app.Event{Kind: app.EvPrompt, Text: "second"})
-	answer := "Para one.\n\n" + strings.Repeat("a long line of prose\n", 400) + strings.Repeat("word ", 2000) + "\n\n```\ncode\n```"
+	answer := "Para one.\n\n" + strings.Repeat("a long line of prose\n", 250) + strings.Repeat("word ", 1000) + "\n\n```\ncode\n```"
 	for i := 0; i < len(answer); i += 7 {
 		s.Show(app.Event{Kind: app.EvText, BlockID: "b", Text: answer[i:min(i+7, len(answer))]})
 	}
