@@ -66,3 +66,32 @@ func TestStartFolder(t *testing.T) {
 		})
 	}
 }
+
+func TestNoDisplay(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	for _, tc := range []struct {
+		name, goos string
+		getenv     func(string) string
+		refused    bool
+	}{
+		{"no display on linux", "linux", env(), true},
+		{"X11", "linux", env("DISPLAY", ":0"), false},
+		{"Wayland", "linux", env("WAYLAND_DISPLAY", "wayland-0"), false},
+		{"a BSD without one", "freebsd", env(), true},
+		{"macOS needs neither", "darwin", env(), false},
+		{"Windows needs neither", "windows", env(), false},
+	} {
+		if got := noDisplay(tc.goos, tc.getenv); (got != "") != tc.refused || (tc.refused && !strings.Contains(got, "DISPLAY")) {
+			t.Errorf("%s: %q", tc.name, got)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 
 	"github.com/latch-app/latch/app"
@@ -12,6 +13,10 @@ import (
 
 // openWindow runs the desktop app on dir ("" = the last folder used).
 func openWindow(dir string) int {
+	if msg := noDisplay(runtime.GOOS, os.Getenv); msg != "" {
+		fmt.Fprintf(os.Stderr, "latch: %s\n", msg)
+		return 1
+	}
 	app.CleanStaleInstructions() // files an earlier Latch left when it was killed
 	// Latch's config is read here, once; the window and its sessions share it.
 	settings := app.LoadSettings()
@@ -93,6 +98,19 @@ func checkCommand(settings *app.Settings) string {
 	}
 	if _, err := exec.LookPath(argv[0]); err != nil {
 		return fmt.Sprintf("Claude Code CLI not found (%q). Install it with npm install -g @anthropic-ai/claude-code, or set the command in Preferences (Ctrl+,).", argv[0])
+	}
+	return ""
+}
+
+// noDisplay says why no window can open where X11 and Wayland are the
+// only ways to one (a shell over ssh, a service), or "": the graphics
+// library would otherwise end Latch with a panic and a stack trace.
+func noDisplay(goos string, getenv func(string) string) string {
+	switch goos {
+	case "linux", "freebsd", "openbsd", "netbsd", "dragonfly":
+		if getenv("DISPLAY") == "" && getenv("WAYLAND_DISPLAY") == "" {
+			return "no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set). latch inspect and latch grants work without one."
+		}
 	}
 	return ""
 }
