@@ -212,7 +212,7 @@ test-e2e: deps build
 MEMBENCH := HugeLine|DeltaFlood
 
 bench:
-	$(GO) test -run '^$$' -bench . -skip '$(MEMBENCH)' -benchmem ./core/stream/ ./core/grants/ ./ui/
+	$(GO) test -run '^$$' -bench . -skip '$(MEMBENCH)' -benchmem ./core/stream/ ./core/grants/ ./core/sessions/ ./core/audit/ ./ui/
 	$(GO) test -run '^$$' -bench '$(MEMBENCH)' -benchtime 1x -timeout 30m ./core/stream/ ./ui/
 
 # `make install`: Latch for this user, where the app menu looks: the
