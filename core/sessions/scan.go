@@ -8,6 +8,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/latch-app/latch/core/stream"
 	"github.com/tidwall/gjson"
 )
 
@@ -147,7 +148,7 @@ type header struct {
 // Big members (message, toolUseResult) are skipped over, not decoded.
 func parseHeader(s string) header {
 	var h header
-	eachMember(s, func(key, raw string) {
+	stream.EachMember(s, func(key, raw string) {
 		switch key {
 		case "type":
 			h.typName = unquote(raw)
@@ -224,88 +225,9 @@ func unquote(raw string) string {
 	return gjson.Parse(raw).Str
 }
 
-// eachMember calls fn with the key and the raw value of each member of obj,
-// a valid JSON object, in one pass and without unescaping any value (as
-// core/stream's: a huge string is not copied to be skipped).
-func eachMember(obj string, fn func(key, raw string)) {
-	i := skipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return
-	}
-	for i++; ; i++ {
-		i = skipSpace(obj, i)
-		if i >= len(obj) || obj[i] != '"' {
-			return
-		}
-		end := stringEnd(obj, i)
-		key := unquote(obj[i:end])
-		i = skipSpace(obj, end)
-		if i >= len(obj) || obj[i] != ':' {
-			return
-		}
-		i = skipSpace(obj, i+1)
-		end = valueEnd(obj, i)
-		fn(key, obj[i:end])
-		if i = skipSpace(obj, end); i >= len(obj) || obj[i] != ',' {
-			return
-		}
-	}
-}
-
 func skipSpace(s string, i int) int {
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
 		i++
 	}
 	return i
-}
-
-// stringEnd is the index just after the JSON string that starts at s[i]
-// (len(s) when it is cut).
-func stringEnd(s string, i int) int {
-	for j := i + 1; ; j++ {
-		k := strings.IndexByte(s[j:], '"')
-		if k < 0 {
-			return len(s)
-		}
-		j += k
-		odd := false // an odd run of backslashes escapes the quote
-		for p := j - 1; p > i && s[p] == '\\'; p-- {
-			odd = !odd
-		}
-		if !odd {
-			return j + 1
-		}
-	}
-}
-
-// valueEnd is the index just after the JSON value that starts at s[i]
-// (len(s) when it is cut).
-func valueEnd(s string, i int) int {
-	if i >= len(s) {
-		return i
-	}
-	switch s[i] {
-	case '"':
-		return stringEnd(s, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(s); j++ {
-			switch s[j] {
-			case '"':
-				j = stringEnd(s, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(s)
-	}
-	j := i
-	for j < len(s) && s[j] != ',' && s[j] != '}' && s[j] != ']' && s[j] != ' ' && s[j] != '\t' && s[j] != '\n' && s[j] != '\r' {
-		j++
-	}
-	return j
 }

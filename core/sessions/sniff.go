@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/latch-app/latch/core/stream"
 	"github.com/tidwall/gjson"
 )
 
@@ -89,7 +90,7 @@ func sniffLine(s string, cut bool) (Format, string) {
 	}
 	var typ string
 	var hasType, camel, snake bool
-	eachMember(s, func(key, raw string) {
+	stream.EachMember(s, func(key, raw string) {
 		switch key {
 		case "type":
 			typ, hasType = unquote(raw), true
@@ -141,7 +142,7 @@ func sniffArray(t []byte) (Format, string) {
 		return FormatUnknown, "a JSON array of " + start(view(t[i:]))
 	}
 	el := view(t[i:])
-	el = el[:valueEnd(el, 0)]
+	el = el[:stream.ValueEnd(el, 0)]
 	f, desc := sniffLine(el, true)
 	switch f {
 	case FormatStream:

@@ -25,7 +25,7 @@ func classifyUser(h *header) (kind int, text string) {
 	// Raw scanning, not gjson: a tool result's big content is skipped, not
 	// parsed.
 	var content string
-	eachMember(h.message, func(k, raw string) {
+	stream.EachMember(h.message, func(k, raw string) {
 		if k == "content" {
 			content = raw
 		}
@@ -39,7 +39,7 @@ func classifyUser(h *header) (kind int, text string) {
 		tool := false
 		eachElement(content, func(el string) bool {
 			var typ, txt string
-			eachMember(el, func(k, raw string) {
+			stream.EachMember(el, func(k, raw string) {
 				switch k {
 				case "type":
 					typ = unquote(raw)
@@ -300,12 +300,12 @@ func systemNotice(s, subtype string) string {
 // says false, and the line is decoded.
 func noDenials(s string) bool {
 	var msg, content string
-	eachMember(s, func(k, raw string) {
+	stream.EachMember(s, func(k, raw string) {
 		if k == "message" {
 			msg = raw
 		}
 	})
-	eachMember(msg, func(k, raw string) {
+	stream.EachMember(msg, func(k, raw string) {
 		if k == "content" {
 			content = raw
 		}
@@ -316,7 +316,7 @@ func noDenials(s string) bool {
 	ok := true
 	eachElement(content, func(el string) bool {
 		var typ, isErr, body string
-		eachMember(el, func(k, raw string) {
+		stream.EachMember(el, func(k, raw string) {
 			switch k {
 			case "type":
 				typ = raw
@@ -380,7 +380,7 @@ func eachElement(arr string, fn func(raw string) bool) {
 		if i >= len(arr) || arr[i] == ']' {
 			return
 		}
-		end := valueEnd(arr, i)
+		end := stream.ValueEnd(arr, i)
 		if !fn(arr[i:end]) {
 			return
 		}

@@ -408,6 +408,14 @@ func hex4(s string) rune {
 	return rune(n)
 }
 
+// EachMember is eachMember for the other readers of Claude Code's JSON
+// lines (core/sessions).
+func EachMember(obj string, fn func(key, raw string)) { eachMember(obj, fn) }
+
+// ValueEnd is the index just after the JSON value that starts at s[i]
+// (len(s) when it is cut), for the same readers.
+func ValueEnd(s string, i int) int { return valueEnd(s, i) }
+
 // eachMember calls fn with the key and the raw value of each member of obj,
 // a valid JSON object. Unlike gjson's ForEach it unescapes no value, so a
 // huge string is unescaped once, by str, and only if it is wanted.
