@@ -399,7 +399,7 @@ func (mw *mainWindow) applyTo(t *tab, batch []app.Event) {
 				t.noteCall(*ev.Tool)
 			}
 		case app.EvTurnEnd:
-			if ev.Turn != nil {
+			if ev.Turn != nil && !ev.Turn.Earlier { // a turn read from a file has no figures
 				tu := *ev.Turn
 				t.lastTurn = &tu
 			}

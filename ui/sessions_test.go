@@ -122,6 +122,9 @@ func TestOpenSessionFromHistory(t *testing.T) {
 	if mw.tab.sessionID() != "id-new" {
 		t.Errorf("the tab's session is %q", mw.tab.sessionID())
 	}
+	if mw.lastTurn != nil {
+		t.Errorf("the status line has the figures %+v of a turn read from the file, which has none", *mw.lastTurn)
+	}
 
 	// The same session again: its tab is shown, nothing is read twice.
 	mw.newSession()
