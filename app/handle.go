@@ -98,6 +98,15 @@ func (t *turn) handle(ev stream.Event) *stream.Result {
 func blockID(msgID string, index int) string { return fmt.Sprintf("%s:%d", msgID, index) }
 
 func (s *Session) toolCall(id, name string, input []byte) {
+	var diff *FileDiff
+	if input != nil {
+		diff = s.toolDiff(id, name, input)
+	}
+	s.showCall(id, name, input, diff)
+}
+
+// showCall shows a tool call once, and its input (with diff) when known.
+func (s *Session) showCall(id, name string, input []byte, diff *FileDiff) {
 	s.mu.Lock()
 	seen := s.seenTools[id]
 	s.seenTools[id] = true
@@ -106,7 +115,7 @@ func (s *Session) toolCall(id, name string, input []byte) {
 		s.show(Event{Kind: EvToolCall, Tool: &ToolCall{ID: id, Name: name, Summary: summarize(name, input)}})
 	}
 	if input != nil {
-		s.show(Event{Kind: EvToolUpdate, Tool: &ToolCall{ID: id, Name: name, Summary: summarize(name, input), Input: prettyJSON(input), Diff: s.toolDiff(id, name, input)}})
+		s.show(Event{Kind: EvToolUpdate, Tool: &ToolCall{ID: id, Name: name, Summary: summarize(name, input), Input: prettyJSON(input), Diff: diff}})
 	}
 }
 

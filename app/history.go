@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/latch-app/latch/core/sessions"
@@ -84,14 +83,7 @@ func claudeConfigDir(env []string) string {
 	if env == nil {
 		env = os.Environ()
 	}
-	dir, home := "", ""
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "CLAUDE_CONFIG_DIR="); ok {
-			dir = v // the last wins, as in the process
-		} else if v, ok := strings.CutPrefix(kv, "HOME="); ok {
-			home = v
-		}
-	}
+	dir, home := envValue(env, "CLAUDE_CONFIG_DIR"), envValue(env, "HOME")
 	switch {
 	case dir != "":
 		return dir
@@ -182,8 +174,7 @@ func (h *historyReader) item(it sessions.Item) error {
 		case ev.Block != nil && ev.Block.Type == "tool_use" && ev.Block.ToolUse != nil:
 			u := ev.Block.ToolUse
 			// The file has changed since: the diff is of the call's own text.
-			s.show(Event{Kind: EvToolCall, Tool: &ToolCall{ID: u.ID, Name: u.Name, Summary: summarize(u.Name, u.Input)}})
-			s.show(Event{Kind: EvToolUpdate, Tool: &ToolCall{ID: u.ID, Name: u.Name, Summary: summarize(u.Name, u.Input), Input: prettyJSON(u.Input), Diff: historyDiff(u.Name, u.Input)}})
+			s.showCall(u.ID, u.Name, u.Input, historyDiff(u.Name, u.Input))
 		case ev.Block != nil:
 			s.assistant(ev.Block, ev.Line)
 		case ev.ToolResult != nil:

@@ -8,7 +8,7 @@ import (
 
 // fallbackModels are the aliases every CLI takes with --model, offered
 // until a live process's initialize says what it has.
-var fallbackModels = []ModelChoice{
+var fallbackModels = [...]ModelChoice{
 	{Value: "default", DisplayName: "Default"},
 	{Value: "sonnet", DisplayName: "Sonnet"},
 	{Value: "opus", DisplayName: "Opus"},
@@ -23,8 +23,12 @@ func (s *Session) Models() []ModelChoice {
 	if len(s.models) > 0 {
 		return append([]ModelChoice(nil), s.models...)
 	}
-	return append([]ModelChoice(nil), fallbackModels...)
+	return FallbackModels()
 }
+
+// FallbackModels are the models offered where no CLI has said what it
+// has: the aliases every CLI takes with --model.
+func FallbackModels() []ModelChoice { return append([]ModelChoice(nil), fallbackModels[:]...) }
 
 // SetModel switches the model from the next turn on, and returns the model
 // the CLI says it now uses. A live process is told at once (set_model);

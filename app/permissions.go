@@ -204,23 +204,25 @@ func claudeHome(env []string) (claudeJSON, home string) {
 		home, _ = os.UserHomeDir()
 		return claudeJSON, home
 	}
-	get := func(k string) string {
-		v := ""
-		for _, kv := range env {
-			if x, ok := strings.CutPrefix(kv, k+"="); ok {
-				v = x // the last wins, as in the process
-			}
-		}
-		return v
-	}
-	home = get("HOME")
-	switch dir := get("CLAUDE_CONFIG_DIR"); {
+	home = envValue(env, "HOME")
+	switch dir := envValue(env, "CLAUDE_CONFIG_DIR"); {
 	case dir != "":
 		claudeJSON = filepath.Join(dir, ".claude.json")
 	case home != "":
 		claudeJSON = filepath.Join(home, ".claude.json")
 	}
 	return claudeJSON, home
+}
+
+// envValue is k's value in env, the last one winning as in a process.
+func envValue(env []string, k string) string {
+	v := ""
+	for _, kv := range env {
+		if x, ok := strings.CutPrefix(kv, k+"="); ok {
+			v = x
+		}
+	}
+	return v
 }
 
 // fileStore is the store a rule or folder of the view is removed from: the

@@ -2,7 +2,7 @@ package ui
 
 import (
 	"context"
-	"fmt"
+	"slices"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -37,7 +37,9 @@ type modelSelector struct {
 	busy     bool              // a switch is on its way
 	syncing  bool              // the selector is being set, not chosen
 	fetching bool
-	shown    string // what update last showed, to redraw only on change
+	// What update last showed, to redraw only on change.
+	shownPH            string
+	shownBusy, showing bool
 }
 
 func newModelSelector(mw *mainWindow) *modelSelector {
@@ -70,7 +72,7 @@ func (m *modelSelector) modelerOf() modeler {
 func (m *modelSelector) fetch() {
 	md := m.modelerOf()
 	if md == nil {
-		m.setChoices(defaultModels)
+		m.setChoices(app.FallbackModels()) // before the tab has a session
 		return
 	}
 	if m.fetching {
@@ -86,14 +88,6 @@ func (m *modelSelector) fetch() {
 			}
 		})
 	}()
-}
-
-// defaultModels are offered before a tab has a session.
-var defaultModels = []app.ModelChoice{
-	{Value: "default", DisplayName: "Default"},
-	{Value: "sonnet", DisplayName: "Sonnet"},
-	{Value: "opus", DisplayName: "Opus"},
-	{Value: "haiku", DisplayName: "Haiku"},
 }
 
 func (m *modelSelector) setChoices(choices []app.ModelChoice) {
@@ -118,11 +112,10 @@ func (m *modelSelector) update() {
 	if cur != "" {
 		ph = clipEnd(app.VisibleLine(cur), 32)
 	}
-	state := fmt.Sprint(ph, m.busy, m.titles)
-	if state == m.shown && m.sel.Selected == "" {
+	if m.showing && ph == m.shownPH && m.busy == m.shownBusy && slices.Equal(m.titles, m.sel.Options) && m.sel.Selected == "" {
 		return // the window calls update every frame it refreshes
 	}
-	m.shown = state
+	m.shownPH, m.shownBusy, m.showing = ph, m.busy, true
 	m.syncing = true
 	m.sel.Options = m.titles
 	m.sel.PlaceHolder = ph
